@@ -1,0 +1,7 @@
+/** Test-only helpers shared by Ferry's modules; never a runtime dependency. */
+module dev.ferry.testkit {
+  requires transitive org.junit.jupiter.api;
+  requires transitive org.junit.jupiter.params;
+
+  exports dev.ferry.testkit;
+}
