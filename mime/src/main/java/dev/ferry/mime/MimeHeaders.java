@@ -1,0 +1,239 @@
+package dev.ferry.mime;
+
+import dev.ferry.mime.internal.HeaderParser;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The header fields of one MIME part, in order, with case-insensitive look-up.
+ *
+ * <pre>{@code
+ * MimeHeaders h = MimeHeaders.builder()
+ *     .add("Content-Type", "application/octet-stream")
+ *     .add("Content-ID", "<1.abc@ferry.dev>")
+ *     .build();
+ * assert h.get("content-id").equals("<1.abc@ferry.dev>");
+ * assert h.contentId().equals("1.abc@ferry.dev");
+ * }</pre>
+ */
+public final class MimeHeaders {
+  /** No headers at all. */
+  public static final MimeHeaders EMPTY = new MimeHeaders(List.of());
+
+  private final List<Field> fields;
+
+  private MimeHeaders(List<Field> fields) {
+    this.fields = fields;
+  }
+
+  /** One header field: its name as written, and its unfolded value without surrounding space. */
+  public record Field(String name, String value) {}
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Returns the fields in the order they were written. */
+  public List<Field> fields() {
+    return fields;
+  }
+
+  /** Returns the number of fields. */
+  public int size() {
+    return fields.size();
+  }
+
+  /** Returns the value of the first field called {@code name} (any case), or null. */
+  public String get(String name) {
+    for (Field f : fields) {
+      if (f.name.equalsIgnoreCase(name)) {
+        return f.value;
+      }
+    }
+    return null;
+  }
+
+  /** Returns the values of every field called {@code name}, in order. */
+  public List<String> getAll(String name) {
+    List<String> values = new ArrayList<>(1);
+    for (Field f : fields) {
+      if (f.name.equalsIgnoreCase(name)) {
+        values.add(f.value);
+      }
+    }
+    return values;
+  }
+
+  /**
+   * Returns the parsed Content-Type, or null if the part has none (RFC 2045 then implies
+   * {@code text/plain}; RFC 2387 parts without one are usually {@code application/octet-stream}).
+   *
+   * @throws IllegalArgumentException if the value is malformed
+   */
+  public MediaType contentType() {
+    String v = get("Content-Type");
+    return v == null ? null : MediaType.parse(v);
+  }
+
+  /** Returns the Content-ID without angle brackets, or null. */
+  public String contentId() {
+    String v = get("Content-ID");
+    return v == null ? null : ContentIds.strip(v);
+  }
+
+  /** Returns the Content-Transfer-Encoding, lower-case, or null if absent. */
+  public String contentTransferEncoding() {
+    String v = get("Content-Transfer-Encoding");
+    return v == null ? null : v.trim().toLowerCase(Locale.ROOT);
+  }
+
+  @Override
+  public String toString() {
+    return fields.toString();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof MimeHeaders h && h.fields.equals(fields);
+  }
+
+  @Override
+  public int hashCode() {
+    return fields.hashCode();
+  }
+
+  /** Builds {@link MimeHeaders}; checks names and values so that the writer emits valid MIME. */
+  public static final class Builder {
+    private final List<Field> fields = new ArrayList<>();
+
+    private Builder() {}
+
+    /**
+     * Adds a field.
+     *
+     * @throws IllegalArgumentException if the name is not a header name or the value holds CR or
+     *     LF (header injection)
+     */
+    public Builder add(String name, String value) {
+      checkName(name);
+      for (int i = 0; i < value.length(); i++) {
+        char c = value.charAt(i);
+        if (c == '\r' || c == '\n') {
+          throw new IllegalArgumentException("header value of " + name
+              + " contains a line break at index " + i);
+        }
+      }
+      fields.add(new Field(name, value.strip()));
+      return this;
+    }
+
+    /** Adds every field of {@code headers}. */
+    public Builder addAll(MimeHeaders headers) {
+      fields.addAll(headers.fields);
+      return this;
+    }
+
+    /** Removes every field called {@code name} (any case). */
+    public Builder remove(String name) {
+      fields.removeIf(f -> f.name.equalsIgnoreCase(name));
+      return this;
+    }
+
+    /** Replaces every field called {@code name} with one field of {@code value}. */
+    public Builder set(String name, String value) {
+      return remove(name).add(name, value);
+    }
+
+    public MimeHeaders build() {
+      return fields.isEmpty() ? EMPTY : new MimeHeaders(Collections.unmodifiableList(
+          new ArrayList<>(fields)));
+    }
+
+    private static void checkName(String name) {
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("empty header name");
+      }
+      for (int i = 0; i < name.length(); i++) {
+        char c = name.charAt(i);
+        if (c <= ' ' || c >= 127 || c == ':') {
+          throw new IllegalArgumentException("not a header name: \"" + name + "\"");
+        }
+      }
+    }
+  }
+
+  /**
+   * Reads a header section (for example a message's own headers, before its multipart body)
+   * from {@code in} up to and including the empty line that ends it; the stream is left at the
+   * first body byte. Reads byte by byte: meant for a header section, not for bodies.
+   *
+   * @throws MimeException if the section is malformed, over {@code maxHeaderBytes} or
+   *     {@code maxHeaderCount}, or the stream ends inside it
+   */
+  public static MimeHeaders readFrom(InputStream in, MimeLimits limits, boolean lenient)
+      throws IOException {
+    byte[] buf = new byte[256];
+    int n = 0;
+    int lineStart = 0;
+    while (true) {
+      int c = in.read();
+      if (c < 0) {
+        throw new MimeException("stream ended inside the header section", n, "headers");
+      }
+      if (n == limits.maxHeaderBytes()) {
+        throw MimeException.limitExceeded("MimeLimits.maxHeaderBytes", limits.maxHeaderBytes(),
+            n + 1L, n, "headers");
+      }
+      if (n == buf.length) {
+        buf = java.util.Arrays.copyOf(buf, Math.min(n * 2, limits.maxHeaderBytes()));
+      }
+      buf[n++] = (byte) c;
+      if (c != '\n') {
+        continue;
+      }
+      boolean crlf = n - lineStart >= 2 && buf[n - 2] == '\r';
+      if (!crlf && !lenient) {
+        throw new MimeException("bare LF in header section (expected: CRLF; lenient line ends"
+            + " accept it)", n - 1, "headers");
+      }
+      if (n - lineStart == (crlf ? 2 : 1)) {
+        return parse(buf, lineStart, limits, 0, "headers");
+      }
+      lineStart = n;
+    }
+  }
+
+  /** Parses {@code buf[0, length)}, whose first byte is at absolute {@code baseOffset}. */
+  static MimeHeaders parse(byte[] buf, int length, MimeLimits limits, long baseOffset,
+      String context) throws MimeException {
+    List<Field> fields = new ArrayList<>();
+    MimeException[] error = new MimeException[1];
+    HeaderParser.parse(buf, length, limits.maxHeaderCount(), new HeaderParser.Sink() {
+      @Override
+      public void field(String name, String value) {
+        fields.add(new Field(name, value));
+      }
+
+      @Override
+      public void fail(String reason, int relativeOffset, String header) {
+        long at = baseOffset + relativeOffset;
+        error[0] = reason == null
+            ? MimeException.limitExceeded("MimeLimits.maxHeaderCount", limits.maxHeaderCount(),
+                limits.maxHeaderCount() + 1L, at, context + " > header \"" + header + "\"")
+            : new MimeException(reason, at, context);
+      }
+    });
+    if (error[0] != null) {
+      throw error[0];
+    }
+    return ofParsed(fields);
+  }
+
+  static MimeHeaders ofParsed(List<Field> fields) {
+    return fields.isEmpty() ? EMPTY : new MimeHeaders(Collections.unmodifiableList(fields));
+  }
+}

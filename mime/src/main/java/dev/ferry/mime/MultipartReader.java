@@ -1,0 +1,256 @@
+package dev.ferry.mime;
+
+import dev.ferry.mime.MultipartParser.Event;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Objects;
+
+/**
+ * Reads a MIME multipart body from an {@link InputStream}, one {@link Part} at a time; the
+ * blocking facade over {@link MultipartParser}.
+ *
+ * <p>A part's body stream moves bulk data: when the caller's buffer is large enough, bytes are
+ * read from the source straight into it and the delimiter is searched there, so each body byte
+ * is copied once. Only the bytes after a delimiter are moved to this reader's own buffer
+ * (8 KiB, the only per-message allocation that does not depend on the headers).
+ *
+ * <pre>{@code
+ * try (MultipartReader reader = MultipartReader.open(in, contentType)) {
+ *   for (Part part; (part = reader.nextPart()) != null; ) {
+ *     String id = part.headers().contentId();
+ *     long n = part.decodedBody().transferTo(sink);
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>{@link #nextPart()} skips whatever the previous part's body left unread. Not thread-safe.
+ */
+public final class MultipartReader implements Closeable {
+  private static final int BUFFER_BYTES = 8 * 1024;
+
+  private final InputStream source;
+  private final MultipartParser parser;
+  private final byte[] buf = new byte[BUFFER_BYTES];
+  private int bufPos;
+  private int bufEnd;
+  private Part current;
+  private boolean bodyDone = true; // no part open, or its body was read to PART_END
+  private boolean ended;
+  private boolean closed;
+
+  private MultipartReader(InputStream source, MultipartParser parser) {
+    this.source = source;
+    this.parser = parser;
+  }
+
+  /**
+   * Returns a reader of {@code in} for a multipart body of type {@code contentType}, which must
+   * have a boundary parameter; strict line ends and default limits.
+   *
+   * @throws MimeException if the content type has no valid boundary
+   */
+  public static MultipartReader open(InputStream in, MediaType contentType)
+      throws MimeException {
+    return builder(in, contentType.boundary()).build();
+  }
+
+  /** Returns a builder for a reader of {@code in} whose delimiter uses {@code boundary}. */
+  public static Builder builder(InputStream in, String boundary) {
+    return new Builder(in, boundary);
+  }
+
+  /**
+   * Returns the next part, with its headers read and its body ready to stream, or null after the
+   * closing delimiter.
+   *
+   * @throws MimeException if the input is malformed, truncated or over a limit
+   * @throws IOException if the source fails
+   */
+  public Part nextPart() throws IOException {
+    ensureOpen();
+    if (!bodyDone) {
+      skipBody();
+    }
+    if (ended) {
+      return null;
+    }
+    while (true) {
+      Event e = step(Integer.MAX_VALUE);
+      if (e == Event.PART_START) {
+        bodyDone = false;
+        current = new Part(this, parser.partIndex(), parser.headers(), parser.byteOffset());
+        return current;
+      }
+      if (e == Event.END) {
+        ended = true;
+        return null;
+      }
+    }
+  }
+
+  /** Returns true if the lenient line-end rule is on. */
+  public boolean isLenient() {
+    return parser.isLenient();
+  }
+
+  /** Returns the absolute offset of the next byte the parser will read. */
+  public long byteOffset() {
+    return parser.byteOffset();
+  }
+
+  /** Closes the source. */
+  @Override
+  public void close() throws IOException {
+    if (!closed) {
+      closed = true;
+      source.close();
+    }
+  }
+
+  // ---- body access for Part --------------------------------------------------------------------
+
+  int readBody(Part part, byte[] b, int off, int len) throws IOException {
+    Objects.checkFromIndexSize(off, len, b.length);
+    if (part != current || bodyDone) {
+      return -1;
+    }
+    if (len == 0) {
+      return 0;
+    }
+    while (true) {
+      if (bufPos == bufEnd && !parser.hasCarry() && len >= 512) {
+        int n = readDirect(b, off, Math.min(len, buf.length));
+        if (n != 0) {
+          return n;
+        }
+        continue;
+      }
+      Event e = step(len);
+      if (e == Event.BODY) {
+        System.arraycopy(parser.bodyArray(), parser.bodyOffset(), b, off, parser.bodyLength());
+        return parser.bodyLength();
+      }
+      if (e == Event.PART_END) {
+        bodyDone = true;
+        return -1;
+      }
+    }
+  }
+
+  /**
+   * Reads from the source straight into the caller's buffer and lets the parser find the
+   * delimiter there. Returns body bytes left in place, -1 at the part's end, or 0 if everything
+   * read went into the parser's carried match.
+   */
+  private int readDirect(byte[] b, int off, int len) throws IOException {
+    int n = source.read(b, off, len);
+    if (n < 0) {
+      parser.endOfInput(); // throws: the body is unfinished
+      return -1;
+    }
+    Event e = parser.next(b, off, off + n);
+    int used = parser.consumed();
+    System.arraycopy(b, off + used, buf, 0, n - used); // delimiter and what follows
+    bufPos = 0;
+    bufEnd = n - used;
+    if (e == Event.BODY) {
+      return parser.bodyLength(); // the slice starts at off: the bytes are already in place
+    }
+    if (e == Event.PART_END) {
+      bodyDone = true;
+      return -1;
+    }
+    return 0;
+  }
+
+  long transferBody(Part part, OutputStream out) throws IOException {
+    long total = 0;
+    while (part == current && !bodyDone) {
+      Event e = step(Integer.MAX_VALUE);
+      if (e == Event.BODY) {
+        out.write(parser.bodyArray(), parser.bodyOffset(), parser.bodyLength());
+        total += parser.bodyLength();
+      } else if (e == Event.PART_END) {
+        bodyDone = true;
+      }
+    }
+    return total;
+  }
+
+  private void skipBody() throws IOException {
+    while (!bodyDone) {
+      if (step(Integer.MAX_VALUE) == Event.PART_END) {
+        bodyDone = true;
+      }
+    }
+  }
+
+  /** Runs the parser over this reader's buffer, refilling it as needed; never NEED_INPUT. */
+  private Event step(int maxBody) throws IOException {
+    while (true) {
+      if (bufPos < bufEnd) {
+        Event e = parser.next(buf, bufPos, bufEnd, maxBody);
+        bufPos += parser.consumed();
+        if (e != Event.NEED_INPUT) {
+          return e;
+        }
+      }
+      if (!fill()) {
+        return parser.endOfInput();
+      }
+    }
+  }
+
+  private boolean fill() throws IOException {
+    if (bufPos < bufEnd) {
+      System.arraycopy(buf, bufPos, buf, 0, bufEnd - bufPos);
+    }
+    bufEnd -= bufPos;
+    bufPos = 0;
+    int n = source.read(buf, bufEnd, buf.length - bufEnd);
+    if (n < 0) {
+      return false;
+    }
+    bufEnd += n;
+    return true;
+  }
+
+  private void ensureOpen() throws IOException {
+    if (closed) {
+      throw new IOException("MultipartReader is closed");
+    }
+  }
+
+  /** Configures a {@link MultipartReader}. */
+  public static final class Builder {
+    private final InputStream in;
+    private final MultipartParser.Builder parser;
+
+    private Builder(InputStream in, String boundary) {
+      this.in = Objects.requireNonNull(in, "in");
+      this.parser = MultipartParser.builder(boundary);
+    }
+
+    public Builder limits(MimeLimits limits) {
+      parser.limits(limits);
+      return this;
+    }
+
+    /** Accepts bare LF line ends as well as CRLF (off by default). */
+    public Builder lenientLineEnds(boolean lenient) {
+      parser.lenientLineEnds(lenient);
+      return this;
+    }
+
+    /**
+     * Returns the reader.
+     *
+     * @throws MimeException if the boundary is invalid
+     */
+    public MultipartReader build() throws MimeException {
+      return new MultipartReader(in, parser.build());
+    }
+  }
+}

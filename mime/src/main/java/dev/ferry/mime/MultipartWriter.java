@@ -1,0 +1,235 @@
+package dev.ferry.mime;
+
+import dev.ferry.mime.internal.Boundaries;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.Objects;
+
+/**
+ * Streams a MIME multipart body to an {@link OutputStream}: parts are written as they come, each
+ * header section once, bodies copied in bulk.
+ *
+ * <p>The boundary and the Content-IDs derive from one random value per writer (16 bytes from a
+ * shared {@link SecureRandom}) plus a counter: no UUID per part. The boundary is unguessable, so
+ * content from one sender cannot fake a delimiter of a message another sender's data travels in.
+ *
+ * <pre>{@code
+ * MultipartWriter w = new MultipartWriter(out);
+ * String rootId = w.nextContentId();
+ * w.writePart(MimeHeaders.builder().add("Content-Type", "text/plain")
+ *     .add("Content-ID", "<" + rootId + ">").build(), "hello".getBytes());
+ * try (OutputStream body = w.startPart(attachmentHeaders)) {
+ *   source.transferTo(body);
+ * }
+ * w.close();   // closing delimiter; does not close out
+ * }</pre>
+ *
+ * <p>Layout: {@code --B CRLF headers CRLF body (CRLF --B CRLF headers CRLF body)* CRLF --B-- CRLF}.
+ * Not thread-safe.
+ */
+public final class MultipartWriter implements Closeable {
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final byte[] CRLF = {'\r', '\n'};
+
+  private final OutputStream out;
+  private final String boundary;
+  private final String idSuffix;
+  private final byte[] delimiter; // CRLF "--" boundary
+  private final byte[] headerScratch;
+  private int contentIds;
+  private int parts;
+  private OutputStream openBody;
+  private boolean closed;
+
+  /** Creates a writer to {@code out} with a fresh random boundary. */
+  public MultipartWriter(OutputStream out) {
+    this(out, null);
+  }
+
+  /**
+   * Creates a writer to {@code out} with the given boundary, or a fresh random one if null.
+   *
+   * @throws IllegalArgumentException if the boundary is not 1 to 70 RFC 2046 characters
+   */
+  public MultipartWriter(OutputStream out, String boundary) {
+    this.out = Objects.requireNonNull(out, "out");
+    String random = HexFormat.of().formatHex(randomBytes());
+    this.boundary = boundary != null ? checkBoundary(boundary) : "MIMEBoundary_" + random;
+    this.idSuffix = "." + random + "@ferry.dev";
+    this.delimiter = ("\r\n--" + this.boundary).getBytes(StandardCharsets.ISO_8859_1);
+    this.headerScratch = new byte[512];
+  }
+
+  private static byte[] randomBytes() {
+    byte[] b = new byte[16];
+    RANDOM.nextBytes(b);
+    return b;
+  }
+
+  /** Returns the boundary, for the Content-Type of the message. */
+  public String boundary() {
+    return boundary;
+  }
+
+  /**
+   * Returns {@code multipart/<subtype>; boundary=...} plus {@code extraParameters} given as
+   * name, value pairs (for example {@code "type", "application/xop+xml"}).
+   */
+  public MediaType contentType(String subtype, String... extraParameters) {
+    MediaType t = MediaType.of("multipart", subtype).withParameter("boundary", boundary);
+    for (int i = 0; i + 1 < extraParameters.length; i += 2) {
+      t = t.withParameter(extraParameters[i], extraParameters[i + 1]);
+    }
+    return t;
+  }
+
+  /** Returns a new Content-ID, unique in this message, without angle brackets. */
+  public String nextContentId() {
+    return ++contentIds + idSuffix;
+  }
+
+  /** Returns the number of parts started so far. */
+  public int partCount() {
+    return parts;
+  }
+
+  /**
+   * Writes the delimiter and {@code headers} of a new part and returns a stream for its body;
+   * closing that stream ends the body (it does not close the underlying stream).
+   *
+   * @throws IllegalStateException if the previous part's body stream is still open
+   */
+  public OutputStream startPart(MimeHeaders headers) throws IOException {
+    ensureReady();
+    if (parts++ == 0) {
+      out.write(delimiter, 2, delimiter.length - 2); // no line break before the first
+    } else {
+      out.write(delimiter);
+    }
+    out.write(CRLF);
+    writeHeaders(headers);
+    out.write(CRLF);
+    openBody = new BodyStream();
+    return openBody;
+  }
+
+  /** Writes a whole part whose body is {@code body}. */
+  public void writePart(MimeHeaders headers, byte[] body) throws IOException {
+    try (OutputStream o = startPart(headers)) {
+      o.write(body);
+    }
+  }
+
+  /** Writes a whole part whose body is the rest of {@code body}, copied in bulk. */
+  public void writePart(MimeHeaders headers, InputStream body) throws IOException {
+    try (OutputStream o = startPart(headers)) {
+      body.transferTo(o);
+    }
+  }
+
+  /**
+   * Writes the closing delimiter and flushes. Does not close the underlying stream.
+   *
+   * @throws IllegalStateException if no part was written (RFC 2046 requires one) or a body
+   *     stream is still open
+   */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    ensureReady();
+    if (parts == 0) {
+      throw new IllegalStateException("a multipart body needs at least one part");
+    }
+    closed = true;
+    out.write(delimiter);
+    out.write('-');
+    out.write('-');
+    out.write(CRLF);
+    out.flush();
+  }
+
+  private void writeHeaders(MimeHeaders headers) throws IOException {
+    byte[] buf = headerScratch;
+    int n = 0;
+    for (MimeHeaders.Field f : headers.fields()) {
+      byte[] line = (f.name() + ": " + f.value() + "\r\n").getBytes(StandardCharsets.UTF_8);
+      if (n + line.length > buf.length) {
+        out.write(buf, 0, n);
+        n = 0;
+      }
+      if (line.length > buf.length) {
+        out.write(line);
+      } else {
+        System.arraycopy(line, 0, buf, n, line.length);
+        n += line.length;
+      }
+    }
+    out.write(buf, 0, n);
+  }
+
+  private void ensureReady() {
+    if (closed) {
+      throw new IllegalStateException("MultipartWriter is closed");
+    }
+    if (openBody != null) {
+      throw new IllegalStateException("the body of part " + (parts - 1) + " is still open");
+    }
+  }
+
+  private static String checkBoundary(String boundary) {
+    if (boundary.isEmpty() || boundary.length() > 70 || boundary.endsWith(" ")) {
+      throw new IllegalArgumentException("boundary must be 1 to 70 characters, not ending in"
+          + " a space: \"" + boundary + "\"");
+    }
+    for (int i = 0; i < boundary.length(); i++) {
+      char c = boundary.charAt(i);
+      if (!Boundaries.isBchar(c)) {
+        throw new IllegalArgumentException("invalid boundary character '" + c + "'");
+      }
+    }
+    return boundary;
+  }
+
+  /** The body of the open part: writes go straight through; close ends the part. */
+  private final class BodyStream extends OutputStream {
+    private boolean done;
+
+    @Override
+    public void write(int b) throws IOException {
+      check();
+      out.write(b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      check();
+      out.write(b, off, len);
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.flush();
+    }
+
+    @Override
+    public void close() {
+      if (!done) {
+        done = true;
+        openBody = null;
+      }
+    }
+
+    private void check() throws IOException {
+      if (done) {
+        throw new IOException("part body is closed");
+      }
+    }
+  }
+}
