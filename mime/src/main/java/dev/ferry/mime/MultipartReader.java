@@ -145,7 +145,7 @@ public final class MultipartReader implements Closeable {
    * read went into the parser's carried match.
    */
   private int readDirect(byte[] b, int off, int len) throws IOException {
-    int n = source.read(b, off, len);
+    int n = readSource(b, off, len);
     if (n < 0) {
       parser.endOfInput(); // throws: the body is unfinished
       return -1;
@@ -209,12 +209,26 @@ public final class MultipartReader implements Closeable {
     }
     bufEnd -= bufPos;
     bufPos = 0;
-    int n = source.read(buf, bufEnd, buf.length - bufEnd);
+    int n = readSource(buf, bufEnd, buf.length - bufEnd);
     if (n < 0) {
       return false;
     }
     bufEnd += n;
     return true;
+  }
+
+  /** Reads the source; its failures become MIME errors that say where the message broke. */
+  private int readSource(byte[] b, int off, int len) throws MimeException {
+    try {
+      return source.read(b, off, len);
+    } catch (MimeException e) {
+      throw e;
+    } catch (IOException e) {
+      String where = parser.partIndex() < 0 ? "preamble" : "part " + parser.partIndex()
+          + (bodyDone ? " > headers" : " > body");
+      throw new MimeException("I/O error while reading the multipart body: " + e.getMessage(),
+          parser.byteOffset() + (bufEnd - bufPos), where, e);
+    }
   }
 
   private void ensureOpen() throws IOException {
