@@ -2,6 +2,7 @@
 module dev.ferry.testkit {
   requires transitive org.junit.jupiter.api;
   requires transitive org.junit.jupiter.params;
+  requires jdk.management;
 
   exports dev.ferry.testkit;
 }

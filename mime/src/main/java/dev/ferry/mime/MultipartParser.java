@@ -91,6 +91,7 @@ public final class MultipartParser {
   private byte[] headerBuf = new byte[256];
   private int headerLen;
   private int lineStart;
+  private int fieldCount;
   private long headerStartOffset;
   private int partIndex = -1;
   private long partBytes;
@@ -116,8 +117,10 @@ public final class MultipartParser {
     crDelimiter[0] = '\r';
     System.arraycopy(delimiter, 0, crDelimiter, 1, delimiter.length);
     // The first delimiter may open the body without a line break before it: act as if the
-    // line break had been seen.
+    // line break had been seen. Should the match fail, those phantom bytes come out as preamble;
+    // the preamble count starts below zero to cancel them.
     this.matched = lenient ? 1 : 2;
+    this.preambleBytes = -matched;
   }
 
   /** Returns a builder for the multipart body whose boundary parameter is {@code boundary}. */
@@ -475,6 +478,7 @@ public final class MultipartParser {
     partIndex++;
     headerLen = 0;
     lineStart = 0;
+    fieldCount = 0;
     headerStartOffset = offsetOf(pos);
     state = State.HEADERS;
     return null;
@@ -502,6 +506,12 @@ public final class MultipartParser {
       if (!crlf && !lenient) {
         throw new MimeException("bare LF in header section (expected: CRLF; lenient line ends"
             + " accept it)", offsetOf(pos - 1), context());
+      }
+      byte first = headerBuf[lineStart];
+      if (first != ' ' && first != '\t' && lineLength > (crlf ? 2 : 1)
+          && ++fieldCount > limits.maxHeaderCount()) {
+        throw MimeException.limitExceeded("MimeLimits.maxHeaderCount", limits.maxHeaderCount(),
+            fieldCount, headerStartOffset + lineStart, context()); // before buffering the rest
       }
       if (lineLength == (crlf ? 2 : 1)) {
         headers = MimeHeaders.parse(headerBuf, lineStart, limits, headerStartOffset,
