@@ -25,6 +25,7 @@ public final class Base64DecodingInputStream extends EncodedInput {
   private int quadChars; // alphabet characters in the group
   private int padChars;
   private boolean padded;
+  private boolean finished;
   private final byte[] out = new byte[3];
   private int outPos;
   private int outEnd;
@@ -43,8 +44,12 @@ public final class Base64DecodingInputStream extends EncodedInput {
         continue;
       }
       if (inPos == inEnd && ensure(1) == 0) {
-        finish();
-        break;
+        if (finished) {
+          break;
+        }
+        finished = true;
+        finish(); // may leave a last unpadded group in out
+        continue;
       }
       decodeOne(in[inPos] & 0xff, inPos);
       inPos++;

@@ -1,0 +1,62 @@
+package dev.ferry.mime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class MultipartWriterTest {
+
+  @Test
+  void writesTheRfcLayoutExactly() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    MultipartWriter w = new MultipartWriter(out, "b");
+    w.writePart(MimeHeaders.builder().add("Content-Type", "text/plain").build(),
+        "one".getBytes());
+    try (OutputStream body = w.startPart(MimeHeaders.EMPTY)) {
+      body.write("two".getBytes());
+    }
+    w.close();
+    assertThat(out.toString(StandardCharsets.ISO_8859_1)).isEqualTo(
+        "--b\r\nContent-Type: text/plain\r\n\r\none\r\n--b\r\n\r\ntwo\r\n--b--\r\n");
+  }
+
+  @Test
+  void boundaryAndContentIdsComeFromOneRandomValuePerMessage() {
+    MultipartWriter a = new MultipartWriter(new ByteArrayOutputStream());
+    MultipartWriter b = new MultipartWriter(new ByteArrayOutputStream());
+    assertThat(a.boundary()).startsWith("MIMEBoundary_").hasSize(13 + 32)
+        .isNotEqualTo(b.boundary());
+    String first = a.nextContentId();
+    String second = a.nextContentId();
+    assertThat(first).startsWith("1.").endsWith("@ferry.dev");
+    assertThat(second).startsWith("2.").isEqualTo("2" + first.substring(1));
+    assertThat(a.contentType("related", "type", "application/xop+xml").toString())
+        .isEqualTo("multipart/related; boundary=" + a.boundary()
+            + "; type=\"application/xop+xml\"");
+  }
+
+  @Test
+  void misuseIsRefused() throws Exception {
+    MultipartWriter w = new MultipartWriter(new ByteArrayOutputStream(), "b");
+    assertThatThrownBy(w::close).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("at least one part");
+    OutputStream body = w.startPart(MimeHeaders.EMPTY);
+    assertThatThrownBy(() -> w.startPart(MimeHeaders.EMPTY))
+        .hasMessageContaining("body of part 0 is still open");
+    body.close();
+    assertThatThrownBy(() -> body.write(1)).hasMessageContaining("closed");
+    w.writePart(MimeHeaders.EMPTY, new ByteArrayInputStream(new byte[3]));
+    w.close();
+    assertThatThrownBy(() -> w.startPart(MimeHeaders.EMPTY))
+        .hasMessageContaining("closed");
+    assertThatThrownBy(() -> new MultipartWriter(new ByteArrayOutputStream(), "a\nb"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> MimeHeaders.builder().add("X", "a\r\nInjected: 1"))
+        .hasMessageContaining("line break");
+  }
+}
