@@ -1,7 +1,5 @@
 package dev.ferry.mime;
 
-import dev.ferry.mime.internal.Base64DecodingInputStream;
-import dev.ferry.mime.internal.QuotedPrintableDecodingInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -58,19 +56,14 @@ public final class Part {
    */
   public InputStream decodedBody() throws MimeException {
     String cte = headers.contentTransferEncoding();
-    if (cte == null) {
+    if (TransferEncodings.isIdentity(cte)) {
       return body;
     }
-    String context = "part " + index + " > body";
-    return switch (cte) {
-      case "7bit", "8bit", "binary" -> body;
-      case "base64" -> new Base64DecodingInputStream(body, bodyOffset, context);
-      case "quoted-printable" ->
-          new QuotedPrintableDecodingInputStream(body, bodyOffset, context);
-      default -> throw new MimeException("unsupported Content-Transfer-Encoding \"" + cte
-          + "\" (expected: 7bit, 8bit, binary, base64 or quoted-printable)", -1,
-          "part " + index + " > headers");
-    };
+    try {
+      return TransferEncodings.decode(cte, body, bodyOffset, "part " + index + " > body");
+    } catch (MimeException e) {
+      throw new MimeException(e.reason(), -1, "part " + index + " > headers");
+    }
   }
 
   @Override

@@ -1,0 +1,64 @@
+package dev.ferry.cli;
+
+import dev.ferry.bytes.DecodeException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code ferry} command. Exit codes: 0 success, 2 usage error, 3 bad input (the message
+ * could not be decoded: the error names the byte offset and part), 4 I/O error.
+ */
+@Command(name = "ferry", mixinStandardHelpOptions = true, version = "ferry 0.1.0",
+    description = "Ferry: MIME, MTOM and SOAP messages with as few copies as the bytes allow.",
+    subcommands = {MimeCommand.class, CommandLine.HelpCommand.class},
+    footer = {"", "Examples:",
+        "  ferry mime inspect samples/mtom-echo.eml",
+        "  ferry mime pack -o msg.eml root.xml:text/xml photo.jpg:image/jpeg",
+        "  ferry mime unpack msg.eml -d out/",
+        "", "Exit codes: 0 ok, 2 usage, 3 bad input, 4 I/O error."})
+public final class Ferry {
+  static final int EXIT_BAD_INPUT = 3;
+  static final int EXIT_IO = 4;
+
+  @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+      description = "Print stack traces with errors.")
+  boolean verbose;
+
+  public static void main(String[] args) {
+    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /** Runs the command line and returns the exit code (for tests and embedding). */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cl = new CommandLine(new Ferry());
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+      boolean verbose = commandLine.getCommandSpec().root().userObject() instanceof Ferry f
+          && f.verbose;
+      commandLine.getErr().println("ferry: " + describe(e));
+      if (verbose) {
+        e.printStackTrace(commandLine.getErr());
+      }
+      return e instanceof DecodeException || e instanceof IllegalArgumentException
+          ? EXIT_BAD_INPUT : EXIT_IO;
+    });
+    return cl.execute(args);
+  }
+
+  private static String describe(Exception e) {
+    if (e instanceof DecodeException) {
+      return e.getMessage();
+    }
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return "no such file: " + e.getMessage();
+    }
+    if (e instanceof IOException) {
+      return "I/O error: " + e.getMessage();
+    }
+    return e.getMessage();
+  }
+}

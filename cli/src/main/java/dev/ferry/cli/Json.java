@@ -1,0 +1,47 @@
+package dev.ferry.cli;
+
+import dev.ferry.mime.MediaType;
+import java.util.List;
+
+/** Just enough JSON writing for the CLI's --json output (no dependency for four fields). */
+final class Json {
+  private Json() {}
+
+  static String inspect(MediaType type, boolean lenient, List<MimeInspect.Row> rows) {
+    StringBuilder s = new StringBuilder("{\"contentType\":").append(str(type.toString()))
+        .append(",\"lenientLineEnds\":").append(lenient).append(",\"parts\":[");
+    for (int i = 0; i < rows.size(); i++) {
+      MimeInspect.Row r = rows.get(i);
+      s.append(i == 0 ? "" : ",").append("{\"index\":").append(r.index())
+          .append(",\"contentId\":").append(str(r.contentId()))
+          .append(",\"contentType\":").append(str(r.type()))
+          .append(",\"transferEncoding\":").append(str(r.encoding()))
+          .append(",\"wireBytes\":").append(r.wireBytes())
+          .append(",\"decodedBytes\":").append(r.decodedBytes())
+          .append(",\"sha256Prefix\":").append(str(r.sha256())).append('}');
+    }
+    return s.append("]}").toString();
+  }
+
+  static String str(String v) {
+    if (v == null) {
+      return "null";
+    }
+    StringBuilder s = new StringBuilder("\"");
+    for (int i = 0; i < v.length(); i++) {
+      char c = v.charAt(i);
+      switch (c) {
+        case '"' -> s.append("\\\"");
+        case '\\' -> s.append("\\\\");
+        default -> {
+          if (c < 0x20) {
+            s.append(String.format("\\u%04x", (int) c));
+          } else {
+            s.append(c);
+          }
+        }
+      }
+    }
+    return s.append('"').toString();
+  }
+}
