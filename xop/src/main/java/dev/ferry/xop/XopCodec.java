@@ -1,0 +1,136 @@
+package dev.ferry.xop;
+
+import dev.ferry.xop.internal.XmlFactories;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.Objects;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLOutputFactory;
+
+/**
+ * The entry point of the XOP layer: reads packages and makes writers. It owns the StAX factories,
+ * built once here and shared by every message (they are the expensive part); create one codec
+ * per configuration and keep it. Thread-safe.
+ *
+ * <pre>{@code
+ * XopCodec xop = XopCodec.builder().build();
+ * try (XopPackage pkg = xop.read(in, contentType)) {
+ *   XopReader r = pkg.newXmlReader();
+ *   ... // any StAX consumer; xop:Include elements read as base64 text, or as binary
+ * }
+ * }</pre>
+ */
+public final class XopCodec {
+  private final XopLimits limits;
+  private final boolean lenientLineEnds;
+  private final boolean lenientStart;
+  private final Path spoolDirectory;
+  private final XMLInputFactory inputFactory;
+  private final XMLOutputFactory outputFactory;
+
+  private XopCodec(Builder b) {
+    limits = b.limits;
+    lenientLineEnds = b.lenientLineEnds;
+    lenientStart = b.lenientStart;
+    spoolDirectory = b.spoolDirectory;
+    inputFactory = XmlFactories.input(limits.xml());
+    outputFactory = XmlFactories.output();
+  }
+
+  /** Returns a codec with default limits and strict rules. */
+  public static XopCodec create() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Reads a message whose HTTP or MIME Content-Type is {@code contentType}: an XOP/MTOM or SwA
+   * package (multipart/related), or plain XML. The root part is read now; attachments are read
+   * as they are asked for (or all, by {@link XopPackage#attachments()}).
+   *
+   * @throws XopException if there is no root part or the package breaks a rule or limit
+   * @throws dev.ferry.mime.MimeException if the MIME framing is malformed
+   */
+  public XopPackage read(InputStream in, String contentType) throws IOException {
+    return XopPackage.read(this, in, contentType);
+  }
+
+  /**
+   * Returns a writer of one message to {@code out}: an MTOM package if {@code policy} says so,
+   * else plain XML. {@code rootType} is the root's media type: {@code text/xml} for SOAP 1.1,
+   * {@code application/soap+xml} for SOAP 1.2, or another XML type for plain XOP.
+   */
+  public XopWriter newWriter(OutputStream out, MtomPolicy policy, String rootType)
+      throws IOException {
+    return new XopWriter(this, out, policy, rootType);
+  }
+
+  public XopLimits limits() {
+    return limits;
+  }
+
+  boolean lenientLineEnds() {
+    return lenientLineEnds;
+  }
+
+  boolean lenientStart() {
+    return lenientStart;
+  }
+
+  Path spoolDirectory() {
+    return spoolDirectory;
+  }
+
+  XMLInputFactory inputFactory() {
+    return inputFactory;
+  }
+
+  XMLOutputFactory outputFactory() {
+    return outputFactory;
+  }
+
+  /** Configures an {@link XopCodec}. */
+  public static final class Builder {
+    private XopLimits limits = XopLimits.DEFAULTS;
+    private boolean lenientLineEnds;
+    private boolean lenientStart;
+    private Path spoolDirectory;
+
+    private Builder() {}
+
+    public Builder limits(XopLimits limits) {
+      this.limits = Objects.requireNonNull(limits);
+      return this;
+    }
+
+    /** Accepts bare LF line ends in the MIME framing (off by default). */
+    public Builder lenientLineEnds(boolean lenient) {
+      this.lenientLineEnds = lenient;
+      return this;
+    }
+
+    /**
+     * Takes the first part as the root when the {@code start} parameter names no part (off by
+     * default: that is an error naming the missing Content-ID).
+     */
+    public Builder lenientStart(boolean lenient) {
+      this.lenientStart = lenient;
+      return this;
+    }
+
+    /** Directory for attachment temp files; null (default) means {@code java.io.tmpdir}. */
+    public Builder spoolDirectory(Path dir) {
+      this.spoolDirectory = dir;
+      return this;
+    }
+
+    public XopCodec build() {
+      return new XopCodec(this);
+    }
+  }
+}

@@ -1,0 +1,400 @@
+package dev.ferry.xop;
+
+import dev.ferry.bytes.ByteSequence;
+import dev.ferry.mime.ContentIds;
+import dev.ferry.mime.MediaType;
+import dev.ferry.mime.MimeHeaders;
+import dev.ferry.mime.MultipartWriter;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.SequenceInputStream;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import javax.xml.namespace.NamespaceContext;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamWriter;
+
+/**
+ * Writes one message: an {@link XMLStreamWriter} for the XML, plus {@code writeBinary} for
+ * binary content, which goes inline as base64 or as an attachment as the {@link MtomPolicy}
+ * decides. With MTOM the output is an XOP package; without, plain XML. The caller switches
+ * between them with the policy alone.
+ *
+ * <p>The XML streams straight into the root part (no buffering of the envelope); attachments
+ * are queued and written after it when the writer is {@linkplain #close() closed}, streamed from
+ * their source (an {@link InputStream} is never read whole into memory).
+ *
+ * <p>The package: {@code multipart/related; type="application/xop+xml"; start="<root>";
+ * start-info="<rootType>"}, a root part {@code application/xop+xml; charset=UTF-8;
+ * type="<rootType>"}, then one binary part per attachment, Content-IDs from the MIME writer's
+ * one random value per message plus a counter. {@code href}s are {@code cid:} URLs that encode
+ * only what a URL must ({@code @} stays as it is), which every peer matches. Not thread-safe.
+ */
+public final class XopWriter implements XMLStreamWriter, AutoCloseable {
+  private static final int BASE64_CHUNK = 3 * 1024; // a multiple of 3: no padding mid-stream
+
+  private final OutputStream out;
+  private final MtomPolicy policy;
+  private final String rootType;
+  private final MultipartWriter multipart; // null without MTOM
+  private final String rootContentId;
+  private final OutputStream rootBody;
+  private final XMLStreamWriter xml;
+  private final List<Pending> pending = new ArrayList<>();
+  private boolean closed;
+
+  private record Pending(String contentId, String contentType, InputStream source,
+      ByteSequence bytes) {}
+
+  XopWriter(XopCodec codec, OutputStream out, MtomPolicy policy, String rootType)
+      throws IOException {
+    this.out = out;
+    this.policy = policy;
+    this.rootType = MediaType.parse(rootType).baseType();
+    if (policy.isMtom()) {
+      multipart = new MultipartWriter(out);
+      rootContentId = multipart.nextContentId();
+      rootBody = multipart.startPart(MimeHeaders.builder()
+          .add("Content-Type", MediaType.of("application", "xop+xml")
+              .withParameter("charset", "UTF-8").withParameter("type", this.rootType).toString())
+          .add("Content-Transfer-Encoding", "binary")
+          .add("Content-ID", "<" + rootContentId + ">").build());
+    } else {
+      multipart = null;
+      rootContentId = null;
+      rootBody = out;
+    }
+    try {
+      xml = codec.outputFactory().createXMLStreamWriter(new NonClosing(rootBody), "UTF-8");
+    } catch (XMLStreamException e) {
+      throw new IOException(e);
+    }
+  }
+
+  /** Returns the Content-Type of the message (for the HTTP header). Known before any write. */
+  public String contentType() {
+    if (multipart == null) {
+      return MediaType.parse(rootType).withParameter("charset", "UTF-8").toString();
+    }
+    return multipart.contentType("related", "type", "application/xop+xml",
+        "start", "<" + rootContentId + ">", "start-info", rootType).toString();
+  }
+
+  /** Returns the policy this writer follows. */
+  public MtomPolicy policy() {
+    return policy;
+  }
+
+  /** Returns the number of attachments queued so far. */
+  public int attachmentCount() {
+    return pending.size();
+  }
+
+  /** Writes {@code data} as element content: an attachment or base64, as the policy says. */
+  public void writeBinary(byte[] data, int offset, int length, String contentType)
+      throws XMLStreamException {
+    java.util.Objects.checkFromIndexSize(offset, length, data.length);
+    writeBinary(dev.ferry.bytes.ByteString.copyOf(data, offset, length), contentType);
+  }
+
+  /** Writes {@code data} as element content; an attachment shares it, without a copy. */
+  public void writeBinary(ByteSequence data, String contentType) throws XMLStreamException {
+    if (policy.attaches(data.size())) {
+      include(new Pending(multipart.nextContentId(), contentType, null, data.toByteString()));
+    } else {
+      xml.writeCharacters(Base64.getEncoder().encodeToString(data.toByteArray()));
+    }
+  }
+
+  /**
+   * Writes the content of {@code data} as element content. With a known {@code length} the
+   * policy decides at once; with -1 up to the threshold is read ahead to decide. An attachment
+   * keeps the stream and copies it when the writer is closed; inline base64 streams in chunks.
+   */
+  public void writeBinary(InputStream data, long length, String contentType)
+      throws XMLStreamException {
+    try {
+      InputStream all = data;
+      boolean attach;
+      if (length >= 0 || !policy.isMtom()) {
+        attach = policy.attaches(length);
+      } else {
+        byte[] head = data.readNBytes((int) Math.min(policy.thresholdBytes(), 1 << 20));
+        attach = head.length >= policy.thresholdBytes();
+        all = new SequenceInputStream(new ByteArrayInputStream(head), data);
+      }
+      if (attach) {
+        include(new Pending(multipart.nextContentId(), contentType, all, null));
+      } else {
+        writeBase64(all);
+      }
+    } catch (IOException e) {
+      throw new XMLStreamException(e);
+    }
+  }
+
+  /** Writes an attachment of another package as element content (forwarding). */
+  public void writeBinary(Attachment attachment) throws XMLStreamException {
+    try {
+      writeBinary(attachment.openStream(), attachment.size(),
+          attachment.contentType().toString());
+    } catch (IOException e) {
+      throw new XMLStreamException(e);
+    }
+  }
+
+  private void writeBase64(InputStream in) throws IOException, XMLStreamException {
+    byte[] chunk = new byte[BASE64_CHUNK];
+    Base64.Encoder encoder = Base64.getEncoder();
+    while (true) {
+      int n = in.readNBytes(chunk, 0, chunk.length);
+      if (n > 0) {
+        String text = encoder.encodeToString(n == chunk.length ? chunk
+            : java.util.Arrays.copyOf(chunk, n));
+        xml.writeCharacters(text);
+      }
+      if (n < chunk.length) {
+        return;
+      }
+    }
+  }
+
+  private void include(Pending p) throws XMLStreamException {
+    pending.add(p);
+    xml.writeStartElement("xop", "Include", XopReader.XOP_NS);
+    xml.writeNamespace("xop", XopReader.XOP_NS);
+    xml.writeAttribute("href", ContentIds.toCidUrl(p.contentId()));
+    xml.writeEndElement();
+  }
+
+  /**
+   * Ends the XML, then writes the attachments and the closing delimiter. Does not close the
+   * underlying stream.
+   */
+  @Override
+  public void close() throws XMLStreamException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    xml.flush();
+    xml.close();
+    try {
+      if (multipart == null) {
+        out.flush();
+        return;
+      }
+      rootBody.close();
+      for (Pending p : pending) {
+        writeAttachment(p);
+      }
+      multipart.close();
+    } catch (IOException e) {
+      throw new XMLStreamException(e);
+    }
+  }
+
+  private void writeAttachment(Pending p) throws IOException {
+    MimeHeaders headers = MimeHeaders.builder()
+        .add("Content-Type", p.contentType() == null ? "application/octet-stream"
+            : p.contentType())
+        .add("Content-Transfer-Encoding", "binary")
+        .add("Content-ID", "<" + p.contentId() + ">").build();
+    try (OutputStream body = multipart.startPart(headers)) {
+      if (p.bytes() != null) {
+        p.bytes().writeTo(body);
+      } else {
+        try (InputStream in = p.source()) {
+          in.transferTo(body);
+        }
+      }
+    }
+  }
+
+  // ---- XMLStreamWriter, forwarded ------------------------------------------------------------
+
+  @Override
+  public void writeStartElement(String localName) throws XMLStreamException {
+    xml.writeStartElement(localName);
+  }
+
+  @Override
+  public void writeStartElement(String namespaceURI, String localName)
+      throws XMLStreamException {
+    xml.writeStartElement(namespaceURI, localName);
+  }
+
+  @Override
+  public void writeStartElement(String prefix, String localName, String namespaceURI)
+      throws XMLStreamException {
+    xml.writeStartElement(prefix, localName, namespaceURI);
+  }
+
+  @Override
+  public void writeEmptyElement(String namespaceURI, String localName)
+      throws XMLStreamException {
+    xml.writeEmptyElement(namespaceURI, localName);
+  }
+
+  @Override
+  public void writeEmptyElement(String prefix, String localName, String namespaceURI)
+      throws XMLStreamException {
+    xml.writeEmptyElement(prefix, localName, namespaceURI);
+  }
+
+  @Override
+  public void writeEmptyElement(String localName) throws XMLStreamException {
+    xml.writeEmptyElement(localName);
+  }
+
+  @Override
+  public void writeEndElement() throws XMLStreamException {
+    xml.writeEndElement();
+  }
+
+  @Override
+  public void writeEndDocument() throws XMLStreamException {
+    xml.writeEndDocument();
+  }
+
+  @Override
+  public void flush() throws XMLStreamException {
+    xml.flush();
+  }
+
+  @Override
+  public void writeAttribute(String localName, String value) throws XMLStreamException {
+    xml.writeAttribute(localName, value);
+  }
+
+  @Override
+  public void writeAttribute(String prefix, String namespaceURI, String localName, String value)
+      throws XMLStreamException {
+    xml.writeAttribute(prefix, namespaceURI, localName, value);
+  }
+
+  @Override
+  public void writeAttribute(String namespaceURI, String localName, String value)
+      throws XMLStreamException {
+    xml.writeAttribute(namespaceURI, localName, value);
+  }
+
+  @Override
+  public void writeNamespace(String prefix, String namespaceURI) throws XMLStreamException {
+    xml.writeNamespace(prefix, namespaceURI);
+  }
+
+  @Override
+  public void writeDefaultNamespace(String namespaceURI) throws XMLStreamException {
+    xml.writeDefaultNamespace(namespaceURI);
+  }
+
+  @Override
+  public void writeComment(String data) throws XMLStreamException {
+    xml.writeComment(data);
+  }
+
+  @Override
+  public void writeProcessingInstruction(String target) throws XMLStreamException {
+    xml.writeProcessingInstruction(target);
+  }
+
+  @Override
+  public void writeProcessingInstruction(String target, String data)
+      throws XMLStreamException {
+    xml.writeProcessingInstruction(target, data);
+  }
+
+  @Override
+  public void writeCData(String data) throws XMLStreamException {
+    xml.writeCData(data);
+  }
+
+  @Override
+  public void writeDTD(String dtd) throws XMLStreamException {
+    throw new XMLStreamException("DTDs are not written: SOAP and XOP forbid them");
+  }
+
+  @Override
+  public void writeEntityRef(String name) throws XMLStreamException {
+    xml.writeEntityRef(name);
+  }
+
+  @Override
+  public void writeStartDocument() throws XMLStreamException {
+    xml.writeStartDocument("UTF-8", "1.0");
+  }
+
+  @Override
+  public void writeStartDocument(String version) throws XMLStreamException {
+    xml.writeStartDocument("UTF-8", version);
+  }
+
+  @Override
+  public void writeStartDocument(String encoding, String version) throws XMLStreamException {
+    if (!"UTF-8".equalsIgnoreCase(encoding)) {
+      throw new XMLStreamException("XopWriter writes UTF-8 only, not " + encoding);
+    }
+    xml.writeStartDocument(encoding, version);
+  }
+
+  @Override
+  public void writeCharacters(String text) throws XMLStreamException {
+    xml.writeCharacters(text);
+  }
+
+  @Override
+  public void writeCharacters(char[] text, int start, int len) throws XMLStreamException {
+    xml.writeCharacters(text, start, len);
+  }
+
+  @Override
+  public String getPrefix(String uri) throws XMLStreamException {
+    return xml.getPrefix(uri);
+  }
+
+  @Override
+  public void setPrefix(String prefix, String uri) throws XMLStreamException {
+    xml.setPrefix(prefix, uri);
+  }
+
+  @Override
+  public void setDefaultNamespace(String uri) throws XMLStreamException {
+    xml.setDefaultNamespace(uri);
+  }
+
+  @Override
+  public void setNamespaceContext(NamespaceContext context) throws XMLStreamException {
+    xml.setNamespaceContext(context);
+  }
+
+  @Override
+  public NamespaceContext getNamespaceContext() {
+    return xml.getNamespaceContext();
+  }
+
+  @Override
+  public Object getProperty(String name) {
+    return xml.getProperty(name);
+  }
+
+  /** Keeps the XML writer's close from closing the root part's stream. */
+  private static final class NonClosing extends java.io.FilterOutputStream {
+    NonClosing(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.flush();
+    }
+  }
+}
