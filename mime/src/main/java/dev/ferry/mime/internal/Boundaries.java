@@ -2,11 +2,19 @@ package dev.ferry.mime.internal;
 
 /** The characters RFC 2046 allows in a boundary. */
 public final class Boundaries {
+  private static final boolean[] BCHARS = new boolean[128];
+
+  static {
+    String allowed = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'()+_,-./:=? ";
+    for (int i = 0; i < allowed.length(); i++) {
+      BCHARS[allowed.charAt(i)] = true;
+    }
+  }
+
   private Boundaries() {}
 
   /** Returns true for an RFC 2046 {@code bchars} character. */
   public static boolean isBchar(char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-        || "'()+_,-./:=? ".indexOf(c) >= 0;
+    return c < 128 && BCHARS[c];
   }
 }
