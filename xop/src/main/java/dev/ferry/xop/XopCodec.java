@@ -8,6 +8,9 @@ import java.nio.file.Path;
 import java.util.Objects;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLOutputFactory;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+import javax.xml.stream.XMLStreamWriter;
 
 /**
  * The entry point of the XOP layer: reads packages and makes writers. It owns the StAX factories,
@@ -68,6 +71,21 @@ public final class XopCodec {
   public XopWriter newWriter(OutputStream out, MtomPolicy policy, String rootType)
       throws IOException {
     return new XopWriter(this, out, policy, rootType);
+  }
+
+  /**
+   * Returns a StAX reader (Woodstox, so also an {@code org.codehaus.stax2.XMLStreamReader2} with
+   * byte offsets) over {@code xml}, with this codec's rules and limits.
+   */
+  public XMLStreamReader newXmlReader(InputStream xml, String encoding)
+      throws XMLStreamException {
+    return encoding == null ? inputFactory.createXMLStreamReader(xml)
+        : inputFactory.createXMLStreamReader(xml, encoding);
+  }
+
+  /** Returns a StAX writer of UTF-8 to {@code out}. */
+  public XMLStreamWriter newXmlWriter(OutputStream out) throws XMLStreamException {
+    return outputFactory.createXMLStreamWriter(out, "UTF-8");
   }
 
   public XopLimits limits() {

@@ -1,0 +1,225 @@
+package dev.ferry.soap;
+
+import dev.ferry.bytes.ByteString;
+import dev.ferry.bytes.ByteStringBuilder;
+import dev.ferry.xop.XopPackage;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import javax.xml.namespace.QName;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * A SOAP message: a header overlay on an immutable {@link MessageBuffer}. Adding, removing and
+ * replacing header blocks changes only the overlay; the body stays a slice of the buffer unless
+ * it is {@linkplain #replaceBody replaced}.
+ *
+ * <p>{@link #copy()} costs O(number of header blocks), changed or not, and never parses or
+ * copies the body. {@link #writeTo} splices the envelope's own bytes, the blocks (original
+ * slices or new ones) and the body slice; an untouched message is written as the bytes received.
+ *
+ * <pre>{@code
+ * Message m = codec.read(in, contentType).toMessage();
+ * String action = m.addressing().action();
+ * Message forward = m.copy();
+ * forward.addressing().setTo("http://backend/service");
+ * forward.writeTo(out);        // m is unchanged
+ * }</pre>
+ *
+ * Not thread-safe; copies are independent of each other.
+ */
+public final class Message {
+  private final MessageBuffer buffer;
+  private final List<HeaderBlock> headers;
+  private ByteString body; // null: the buffer's body
+
+  Message(MessageBuffer buffer) {
+    this(buffer, new ArrayList<>(buffer.headers()), null);
+  }
+
+  private Message(MessageBuffer buffer, List<HeaderBlock> headers, ByteString body) {
+    this.buffer = buffer;
+    this.headers = headers;
+    this.body = body;
+  }
+
+  public SoapVersion version() {
+    return buffer.version();
+  }
+
+  /** Returns the buffer this message overlays. */
+  public MessageBuffer buffer() {
+    return buffer;
+  }
+
+  /** Returns the attachments' package, or null (shared by copies: they are not copied). */
+  public XopPackage attachments() {
+    return buffer.attachments();
+  }
+
+  /** Returns the current header blocks, in order (a read-only view). */
+  public List<HeaderBlock> headers() {
+    return Collections.unmodifiableList(headers);
+  }
+
+  /** Returns the first header block called {@code name}, or null. */
+  public HeaderBlock header(QName name) {
+    for (HeaderBlock b : headers) {
+      if (b.name().equals(name)) {
+        return b;
+      }
+    }
+    return null;
+  }
+
+  /** Appends a header block. */
+  public Message addHeader(HeaderBlock block) {
+    headers.add(block);
+    return this;
+  }
+
+  /** Removes every header block called {@code name}; returns how many. */
+  public int removeHeaders(QName name) {
+    int before = headers.size();
+    headers.removeIf(b -> b.name().equals(name));
+    return before - headers.size();
+  }
+
+  /**
+   * Replaces the first block called {@code block.name()} in place (removing any others of that
+   * name), or appends it if there is none.
+   */
+  public Message replaceHeader(HeaderBlock block) {
+    int at = -1;
+    HeaderBlock replaced = null;
+    for (int i = headers.size() - 1; i >= 0; i--) {
+      if (headers.get(i).name().equals(block.name())) {
+        replaced = headers.remove(i);
+        at = i;
+      }
+    }
+    if (replaced == null) {
+      headers.add(block);
+    } else {
+      headers.add(at, block.withLeading(replaced.leading())); // keep the layout
+    }
+    return this;
+  }
+
+  /** Returns a typed view of the WS-Addressing 1.0 headers, for reading and setting. */
+  public Addressing addressing() {
+    return new Addressing(this);
+  }
+
+  /**
+   * Returns the mustUnderstand blocks addressed to this node (no role, or one of
+   * {@code roles}, or the version's "next" role) whose names are not in {@code understood}:
+   * a non-empty result means the node must answer with a MustUnderstand fault.
+   */
+  public List<HeaderBlock> notUnderstood(Set<QName> understood, Set<String> roles) {
+    List<HeaderBlock> out = new ArrayList<>();
+    for (HeaderBlock b : headers) {
+      boolean forUs = b.role() == null || roles.contains(b.role()) || isNextRole(b.role());
+      if (b.mustUnderstand() && forUs && !understood.contains(b.name())) {
+        out.add(b);
+      }
+    }
+    return out;
+  }
+
+  private boolean isNextRole(String role) {
+    return role.equals(version() == SoapVersion.SOAP_11
+        ? "http://schemas.xmlsoap.org/soap/actor/next"
+        : "http://www.w3.org/2003/05/soap-envelope/role/next")
+        || role.equals("http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver");
+  }
+
+  /** Returns an independent copy: the overlay is copied, the buffer and body are shared. */
+  public Message copy() {
+    return new Message(buffer, new ArrayList<>(headers), body);
+  }
+
+  /**
+   * Replaces the Body's content with {@code content}, XML that declares every namespace it uses
+   * (or uses those the envelope declares).
+   */
+  public Message replaceBody(ByteString content) {
+    String tag = buffer.qualified("Body");
+    ByteStringBuilder b = new ByteStringBuilder(content.size() + 2 * tag.length() + 5);
+    b.appendUtf8("<" + tag + ">").append(content).appendUtf8("</" + tag + ">");
+    body = b.toByteString();
+    return this;
+  }
+
+  /** Returns the Body element as bytes: the buffer's slice, or the replacement. */
+  public ByteString body() {
+    return body != null ? body : buffer.body();
+  }
+
+  /**
+   * Returns a StAX reader positioned on the Body's start tag. Parses the envelope up to there;
+   * with a package, {@code xop:Include} elements read as the package's {@code XopReader} says.
+   */
+  public XMLStreamReader bodyReader() throws IOException {
+    ByteString xml = toByteString();
+    try {
+      XMLStreamReader r = buffer.attachments() != null && body == null && buffer.isOriginal(
+          headers) ? buffer.attachments().newXmlReader()
+          : buffer.codec().xop().newXmlReader(xml.asInputStream(), null);
+      while (r.hasNext()) {
+        if (r.next() == XMLStreamConstants.START_ELEMENT && r.getName().equals(
+            buffer.bodyName())) {
+          return r;
+        }
+      }
+      throw new SoapException("no Body element", -1, "envelope");
+    } catch (XMLStreamException e) {
+      throw new SoapException("malformed envelope: " + e.getMessage(), -1, "envelope", e);
+    }
+  }
+
+  /** Returns true if the body's first element is a SOAP Fault. */
+  public boolean isFault() throws IOException {
+    try {
+      XMLStreamReader r = bodyReader();
+      while (r.hasNext()) {
+        int e = r.next();
+        if (e == XMLStreamConstants.START_ELEMENT) {
+          return r.getName().equals(version().qname("Fault"));
+        }
+        if (e == XMLStreamConstants.END_ELEMENT) {
+          return false;
+        }
+      }
+      return false;
+    } catch (XMLStreamException e) {
+      throw new SoapException("malformed body: " + e.getMessage(), -1, "Body", e);
+    }
+  }
+
+  /** Writes the envelope (not the attachments) to {@code out}. */
+  public void writeTo(OutputStream out) throws IOException {
+    if (body == null && buffer.isOriginal(headers)) {
+      buffer.envelope().writeTo(out); // untouched: the bytes as received
+      return;
+    }
+    buffer.write(out, headers, body);
+  }
+
+  /** Returns the envelope as bytes. */
+  public ByteString toByteString() throws IOException {
+    ByteStringBuilder b = new ByteStringBuilder(buffer.envelope().size() + 256);
+    writeTo(b.asOutputStream());
+    return b.toByteString();
+  }
+
+  @Override
+  public String toString() {
+    return "Message[" + version() + ", " + headers.size() + " header blocks]";
+  }
+}

@@ -1,0 +1,398 @@
+package dev.ferry.soap;
+
+import dev.ferry.bytes.ByteString;
+import dev.ferry.soap.internal.Utf8Offsets;
+import dev.ferry.xop.XopPackage;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import javax.xml.namespace.QName;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import org.codehaus.stax2.XMLStreamReader2;
+
+/**
+ * An immutable received SOAP message: the envelope bytes, an index built in one StAX pass over
+ * the header section (each header block is a slice of those bytes), the body as one slice that
+ * is not parsed, and the attachments, referenced in their package, not copied.
+ *
+ * <pre>
+ *  envelope: [prolog + &lt;Envelope ...&gt; ws][&lt;Header&gt;][ws block][ws block]...[ws &lt;/Header&gt;][ws]
+ *            [&lt;Body&gt; ... &lt;/Body&gt;][ws &lt;/Envelope&gt; ws]
+ *            ^0          headerOpenStart^           headerCloseStart^   bodyStart^  bodyEnd^
+ * </pre>
+ *
+ * <p>The body's end is found from the end of the envelope ({@code </Body> </Envelope>}); only
+ * if that shape is not there is the body parsed to find it. A {@link Message} over the buffer
+ * adds, removes and replaces header blocks without touching these bytes.
+ */
+public final class MessageBuffer implements Closeable {
+  private final SoapCodec codec;
+  private final SoapVersion version;
+  private final ByteString envelope;
+  private final String envelopePrefix;
+  private final int headerOpenStart; // -1 when the envelope has no Header element
+  private final int headerOpenEnd;
+  private final int headerCloseStart;
+  private final int headerCloseEnd;
+  private final int bodyStart;
+  private final int bodyEnd;
+  private final List<HeaderBlock> headers;
+  private final XopPackage attachments; // null for a plain envelope
+
+  private MessageBuffer(Indexer ix, XopPackage attachments) {
+    this.codec = ix.codec;
+    this.version = ix.version;
+    this.envelope = ix.envelope;
+    this.envelopePrefix = ix.envelopePrefix;
+    this.headerOpenStart = ix.headerOpenStart;
+    this.headerOpenEnd = ix.headerOpenEnd;
+    this.headerCloseStart = ix.headerCloseStart;
+    this.headerCloseEnd = ix.headerCloseEnd;
+    this.bodyStart = ix.bodyStart;
+    this.bodyEnd = ix.bodyEnd;
+    this.headers = Collections.unmodifiableList(ix.blocks);
+    this.attachments = attachments;
+  }
+
+  static MessageBuffer index(SoapCodec codec, ByteString envelope, XopPackage pkg)
+      throws IOException {
+    Indexer ix = new Indexer(codec, envelope);
+    try {
+      ix.run();
+    } catch (XMLStreamException e) {
+      throw new SoapException("malformed envelope: " + firstLine(e.getMessage()),
+          e.getLocation() == null ? -1 : e.getLocation().getCharacterOffset(), "envelope", e);
+    }
+    return new MessageBuffer(ix, pkg);
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    int at = s.indexOf("\nMessage: ");
+    return at >= 0 ? s.substring(at + 10) : s;
+  }
+
+  public SoapVersion version() {
+    return version;
+  }
+
+  /** Returns the envelope bytes as received (after transfer decoding). */
+  public ByteString envelope() {
+    return envelope;
+  }
+
+  /** Returns the header blocks in document order. */
+  public List<HeaderBlock> headers() {
+    return headers;
+  }
+
+  /** Returns the Body element, from its start tag to its end tag, as a slice. */
+  public ByteString body() {
+    return envelope.subSequence(bodyStart, bodyEnd - bodyStart);
+  }
+
+  /** Returns the attachments' package, or null for a plain envelope. */
+  public XopPackage attachments() {
+    return attachments;
+  }
+
+  /** Returns a new message over this buffer, with the buffer's headers. */
+  public Message toMessage() {
+    return new Message(this);
+  }
+
+  /** Releases the attachments (temp files). */
+  @Override
+  public void close() throws IOException {
+    if (attachments != null) {
+      attachments.close();
+    }
+  }
+
+  SoapCodec codec() {
+    return codec;
+  }
+
+  /**
+   * Writes an envelope made of this buffer's bytes with {@code blocks} as its header blocks and
+   * {@code body} (null: this buffer's body) as its Body element.
+   */
+  void write(OutputStream out, List<HeaderBlock> blocks, ByteString body) throws IOException {
+    boolean hasHeader = headerOpenStart >= 0;
+    int prologEnd = hasHeader ? headerOpenStart : bodyStart;
+    envelope.subSequence(0, prologEnd).writeTo(out);
+    if (hasHeader || !blocks.isEmpty()) {
+      if (hasHeader) {
+        envelope.subSequence(headerOpenStart, headerOpenEnd - headerOpenStart).writeTo(out);
+      } else {
+        out.write(('<' + qualified("Header") + '>').getBytes(java.nio.charset.StandardCharsets
+            .UTF_8));
+      }
+      for (HeaderBlock b : blocks) {
+        b.leading().writeTo(out);
+        b.xml().writeTo(out);
+      }
+      if (hasHeader) {
+        envelope.subSequence(headerCloseStart, headerCloseEnd - headerCloseStart).writeTo(out);
+        envelope.subSequence(headerCloseEnd, bodyStart - headerCloseEnd).writeTo(out);
+      } else {
+        out.write(("</" + qualified("Header") + '>').getBytes(java.nio.charset.StandardCharsets
+            .UTF_8));
+      }
+    }
+    (body != null ? body : body()).writeTo(out);
+    envelope.subSequence(bodyEnd).writeTo(out);
+  }
+
+  /** Returns true if {@code blocks} are exactly this buffer's blocks, in order. */
+  boolean isOriginal(List<HeaderBlock> blocks) {
+    if (blocks.size() != headers.size()) {
+      return false;
+    }
+    for (int i = 0; i < blocks.size(); i++) {
+      if (blocks.get(i) != headers.get(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  String qualified(String local) {
+    return envelopePrefix.isEmpty() ? local : envelopePrefix + ":" + local;
+  }
+
+  /** One pass over the header section; records offsets, blocks and the body's extent. */
+  private static final class Indexer {
+    final SoapCodec codec;
+    final ByteString envelope;
+    XMLStreamReader2 r;
+    final Utf8Offsets offsets; // the parser reports chars; slices need bytes
+    SoapVersion version;
+    String envelopePrefix;
+    int headerOpenStart = -1;
+    int headerOpenEnd = -1;
+    int headerCloseStart = -1;
+    int headerCloseEnd = -1;
+    int bodyStart;
+    int bodyEnd;
+    final List<HeaderBlock> blocks = new ArrayList<>();
+    private int lastEnd;
+
+    Indexer(SoapCodec codec, ByteString envelope) {
+      this.codec = codec;
+      this.envelope = envelope;
+      this.offsets = new Utf8Offsets(envelope);
+    }
+
+    void run() throws XMLStreamException, SoapException {
+      r = (XMLStreamReader2) codec.xop().newXmlReader(envelope.asInputStream(), null);
+      try {
+        requireUtf8();
+        envelopeStart();
+        int e = nextElementEvent();
+        if (e == XMLStreamConstants.START_ELEMENT && isEnvelopeChild("Header")) {
+          header();
+          e = nextElementEvent();
+        }
+        if (e != XMLStreamConstants.START_ELEMENT || !isEnvelopeChild("Body")) {
+          throw new SoapException("expected " + version.qname("Body") + " but found "
+              + describe(e), start(), "envelope");
+        }
+        bodyStart = start();
+        bodyEnd = bodyEndFromTail();
+        if (bodyEnd < 0) {
+          r.skipElement(); // the tail is not the usual shape: parse the body to find its end
+          bodyEnd = end();
+        }
+      } finally {
+        r.close();
+      }
+    }
+
+    private void requireUtf8() throws SoapException {
+      String declared = r.getCharacterEncodingScheme();
+      String used = r.getEncoding();
+      for (String e : new String[] {declared, used}) {
+        if (e != null && !e.equalsIgnoreCase("UTF-8") && !e.equalsIgnoreCase("UTF8")
+            && !e.equalsIgnoreCase("US-ASCII")) {
+          throw new SoapException("envelope encoding " + e + " is not supported (expected:"
+              + " UTF-8, which SOAP stacks send)", 0, "envelope");
+        }
+      }
+    }
+
+    private void envelopeStart() throws XMLStreamException, SoapException {
+      int e = nextElementEvent();
+      if (e != XMLStreamConstants.START_ELEMENT || !"Envelope".equals(r.getLocalName())) {
+        throw new SoapException("not a SOAP envelope: the root element is " + describe(e),
+            e == XMLStreamConstants.START_ELEMENT ? start() : -1, "envelope");
+      }
+      version = SoapVersion.fromNamespace(r.getNamespaceURI());
+      if (version == null) {
+        throw new SoapException("unknown SOAP envelope namespace \"" + r.getNamespaceURI()
+            + "\" (expected: SOAP 1.1 or 1.2)", start(), "envelope");
+      }
+      envelopePrefix = r.getPrefix() == null ? "" : r.getPrefix();
+    }
+
+    private void header() throws XMLStreamException, SoapException {
+      headerOpenStart = start();
+      headerOpenEnd = end();
+      if (r.isEmptyElement()) {
+        // <Header/>: written back as it is; new blocks would need an open/close pair
+        r.next();
+        headerCloseStart = headerOpenEnd;
+        headerCloseEnd = headerOpenEnd;
+        return;
+      }
+      lastEnd = headerOpenEnd;
+      while (true) {
+        int e = nextElementEvent();
+        if (e == XMLStreamConstants.END_ELEMENT) {
+          headerCloseStart = lastEnd;
+          headerCloseEnd = end();
+          return;
+        }
+        if (blocks.size() == codec.limits().maxHeaderBlocks()) {
+          throw SoapException.limitExceeded("SoapLimits.maxHeaderBlocks",
+              codec.limits().maxHeaderBlocks(), blocks.size() + 1L, start(), "Header");
+        }
+        blocks.add(block());
+      }
+    }
+
+    /** Reads one header block from its START_ELEMENT to its END_ELEMENT. */
+    private HeaderBlock block() throws XMLStreamException {
+      int start = start();
+      QName name = r.getName();
+      String mu = r.getAttributeValue(version.namespace(), "mustUnderstand");
+      String role = r.getAttributeValue(version.namespace(), version.roleAttribute());
+      StringBuilder text = new StringBuilder();
+      boolean simple = true;
+      String address = null;
+      for (int depth = 1; depth > 0; ) {
+        int e = r.next();
+        if (e == XMLStreamConstants.START_ELEMENT) {
+          depth++;
+          simple = false;
+          if (depth == 2 && "Address".equals(r.getLocalName())) {
+            address = r.getElementText().strip();
+            depth--;
+          }
+        } else if (e == XMLStreamConstants.END_ELEMENT) {
+          depth--;
+        } else if (depth == 1 && (e == XMLStreamConstants.CHARACTERS
+            || e == XMLStreamConstants.CDATA || e == XMLStreamConstants.SPACE)) {
+          text.append(r.getText());
+        }
+      }
+      int end = end();
+      HeaderBlock b = new HeaderBlock(name, "1".equals(mu) || "true".equals(mu), role,
+          simple ? text.toString().strip() : null, address,
+          envelope.subSequence(start, end - start), envelope.subSequence(lastEnd,
+              start - lastEnd));
+      lastEnd = end;
+      return b;
+    }
+
+    /**
+     * Finds the Body's end from the envelope's end: {@code </Body> ws </Envelope> ws}, with the
+     * prefixes the start tags used. Returns -1 if the tail has another shape.
+     */
+    private int bodyEndFromTail() {
+      int i = skipSpaceBack(envelope.size());
+      i = expectEndTagBack(i, envelopePrefix.isEmpty() ? "Envelope" : envelopePrefix
+          + ":Envelope");
+      if (i < 0) {
+        return -1;
+      }
+      int bodyTagEnd = skipSpaceBack(i);
+      String bodyPrefix = r.getPrefix() == null ? "" : r.getPrefix();
+      int open = expectEndTagBack(bodyTagEnd, bodyPrefix.isEmpty() ? "Body" : bodyPrefix
+          + ":Body");
+      return open < 0 || open < bodyStart ? -1 : bodyTagEnd;
+    }
+
+    /** Expects {@code </qname ws>} ending at {@code end}; returns where it starts, or -1. */
+    private int expectEndTagBack(int end, String qname) {
+      if (end < 1 || envelope.byteAt(end - 1) != '>') {
+        return -1;
+      }
+      int i = skipSpaceBack(end - 1);
+      byte[] q = qname.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      int from = i - q.length - 2;
+      if (from < 0 || envelope.byteAt(from) != '<' || envelope.byteAt(from + 1) != '/') {
+        return -1;
+      }
+      for (int k = 0; k < q.length; k++) {
+        if (envelope.byteAt(from + 2 + k) != q[k]) {
+          return -1;
+        }
+      }
+      return from;
+    }
+
+    private int skipSpaceBack(int end) {
+      int i = end;
+      while (i > 0) {
+        byte b = envelope.byteAt(i - 1);
+        if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+          break;
+        }
+        i--;
+      }
+      return i;
+    }
+
+    private boolean isEnvelopeChild(String local) {
+      return local.equals(r.getLocalName()) && version.namespace().equals(r.getNamespaceURI());
+    }
+
+    /** Skips white space and comments; returns the next START_ELEMENT, END_ELEMENT or other. */
+    private int nextElementEvent() throws XMLStreamException, SoapException {
+      while (true) {
+        int e = r.next();
+        switch (e) {
+          case XMLStreamConstants.SPACE, XMLStreamConstants.COMMENT -> { }
+          case XMLStreamConstants.CHARACTERS -> {
+            if (!r.isWhiteSpace()) {
+              throw new SoapException("text outside header blocks", start(), "envelope");
+            }
+          }
+          case XMLStreamConstants.PROCESSING_INSTRUCTION -> throw new SoapException(
+              "processing instruction in a SOAP envelope", start(), "envelope");
+          case XMLStreamConstants.DTD -> throw new SoapException(
+              "DTD not allowed (SOAP forbids it)", start(), "envelope");
+          default -> {
+            return e;
+          }
+        }
+      }
+    }
+
+    private String describe(int event) {
+      return event == XMLStreamConstants.START_ELEMENT ? String.valueOf(r.getName())
+          : event == XMLStreamConstants.END_DOCUMENT ? "the end of the document"
+          : "event " + event;
+    }
+
+    private int start() {
+      return offsets.byteOffset(r.getLocationInfo().getStartingCharOffset());
+    }
+
+    private int end() throws XMLStreamException {
+      return offsets.byteOffset(r.getLocationInfo().getEndingCharOffset());
+    }
+  }
+
+  /** For {@link Message#bodyReader()}: the namespace of the Body element. */
+  QName bodyName() {
+    return version.qname("Body");
+  }
+}

@@ -1,0 +1,62 @@
+package dev.ferry.soap;
+
+import dev.ferry.bytes.ByteString;
+import dev.ferry.xop.XopCodec;
+import dev.ferry.xop.XopPackage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Objects;
+
+/**
+ * The entry point of the SOAP layer: reads messages into {@link MessageBuffer}s. It owns the XOP
+ * codec and so the StAX factories, built once; create one per configuration and share it.
+ * Thread-safe.
+ */
+public final class SoapCodec {
+  private final SoapLimits limits;
+  private final XopCodec xop;
+
+  private SoapCodec(SoapLimits limits, XopCodec.Builder xop) {
+    this.limits = limits;
+    this.xop = xop.limits(limits.xop()).build();
+  }
+
+  /** Returns a codec with default limits and strict rules. */
+  public static SoapCodec create() {
+    return new SoapCodec(SoapLimits.DEFAULTS, XopCodec.builder());
+  }
+
+  /** Returns a codec with {@code limits}; {@code xop} sets line-end and start leniency. */
+  public static SoapCodec create(SoapLimits limits, XopCodec.Builder xop) {
+    return new SoapCodec(Objects.requireNonNull(limits), xop);
+  }
+
+  public SoapLimits limits() {
+    return limits;
+  }
+
+  public XopCodec xop() {
+    return xop;
+  }
+
+  /**
+   * Reads a message whose Content-Type is {@code contentType}: plain SOAP, SwA or MTOM. The
+   * envelope is indexed now; attachments stay in the package and are read when asked for.
+   *
+   * @throws SoapException if the root is not a SOAP envelope or breaks a limit
+   */
+  public MessageBuffer read(InputStream in, String contentType) throws IOException {
+    XopPackage pkg = xop.read(in, contentType);
+    try {
+      return MessageBuffer.index(this, pkg.root(), pkg);
+    } catch (IOException | RuntimeException e) {
+      pkg.close();
+      throw e;
+    }
+  }
+
+  /** Indexes an envelope held in memory, with no attachments. */
+  public MessageBuffer parse(ByteString envelope) throws IOException {
+    return MessageBuffer.index(this, envelope, null);
+  }
+}

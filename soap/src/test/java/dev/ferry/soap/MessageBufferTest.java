@@ -1,0 +1,161 @@
+package dev.ferry.soap;
+
+import static dev.ferry.testkit.DecodeAssertions.assertMentions;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.ferry.bytes.ByteString;
+import java.util.Set;
+import javax.xml.namespace.QName;
+import javax.xml.stream.XMLStreamReader;
+import org.junit.jupiter.api.Test;
+
+class MessageBufferTest {
+  static final SoapCodec SOAP = SoapCodec.create();
+  static final String S11 = "http://schemas.xmlsoap.org/soap/envelope/";
+  static final String S12 = "http://www.w3.org/2003/05/soap-envelope";
+
+  static final String ENVELOPE = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      + "<soap:Envelope xmlns:soap=\"" + S12 + "\" xmlns:wsa=\"" + Addressing.NS + "\">\n"
+      + "  <soap:Header>\n"
+      + "    <wsa:To>http://example.org/in</wsa:To>\n"
+      + "    <wsa:Action soap:mustUnderstand=\"true\">urn:echo</wsa:Action>\n"
+      + "    <wsa:ReplyTo><wsa:Address>" + Addressing.ANONYMOUS + "</wsa:Address></wsa:ReplyTo>\n"
+      + "    <x:Trace xmlns:x=\"urn:x\" soap:role=\"urn:role\">a &amp; b</x:Trace>\n"
+      + "  </soap:Header>\n"
+      + "  <soap:Body><m:echo xmlns:m=\"urn:m\"><m:v>42</m:v></m:echo></soap:Body>\n"
+      + "</soap:Envelope>\n";
+
+  static MessageBuffer parse(String xml) throws Exception {
+    return SOAP.parse(ByteString.encodeUtf8(xml));
+  }
+
+  @Test
+  void indexesHeaderBlocksAsSlicesAndTheBodyUnparsed() throws Exception {
+    MessageBuffer buf = parse(ENVELOPE);
+    assertThat(buf.version()).isEqualTo(SoapVersion.SOAP_12);
+    assertThat(buf.headers()).extracting(HeaderBlock::name).containsExactly(Addressing.TO,
+        Addressing.ACTION, Addressing.REPLY_TO, new QName("urn:x", "Trace"));
+    HeaderBlock action = buf.headers().get(1);
+    assertThat(action.mustUnderstand()).isTrue();
+    assertThat(action.xml().utf8())
+        .isEqualTo("<wsa:Action soap:mustUnderstand=\"true\">urn:echo</wsa:Action>");
+    assertThat(buf.headers().get(3).role()).isEqualTo("urn:role");
+    assertThat(buf.headers().get(3).text()).isEqualTo("a & b");
+    assertThat(buf.body().utf8()).isEqualTo(
+        "<soap:Body><m:echo xmlns:m=\"urn:m\"><m:v>42</m:v></m:echo></soap:Body>");
+    Message m = buf.toMessage();
+    assertThat(m.addressing().to()).isEqualTo("http://example.org/in");
+    assertThat(m.addressing().action()).isEqualTo("urn:echo");
+    assertThat(m.addressing().replyTo()).isEqualTo(Addressing.ANONYMOUS);
+  }
+
+  @Test
+  void anUntouchedMessageIsWrittenAsReceived() throws Exception {
+    MessageBuffer buf = parse(ENVELOPE);
+    assertThat(buf.toMessage().toByteString().utf8()).isEqualTo(ENVELOPE);
+    assertThat(buf.toMessage().copy().toByteString().utf8()).isEqualTo(ENVELOPE);
+  }
+
+  @Test
+  void copyThenModifyLeavesTheOriginalIntact() throws Exception {
+    Message original = parse(ENVELOPE).toMessage();
+    Message copy = original.copy();
+    copy.addressing().setTo("http://backend/svc").setMessageId("urn:uuid:1");
+    copy.removeHeaders(new QName("urn:x", "Trace"));
+    assertThat(original.toByteString().utf8()).isEqualTo(ENVELOPE);
+    String written = copy.toByteString().utf8();
+    assertThat(written).isEqualTo(ENVELOPE
+        .replace("<wsa:To>http://example.org/in</wsa:To>",
+            "<wsa:To xmlns:wsa=\"" + Addressing.NS + "\">http://backend/svc</wsa:To>")
+        .replace("\n    <x:Trace xmlns:x=\"urn:x\" soap:role=\"urn:role\">a &amp; b</x:Trace>",
+            "<wsa:MessageID xmlns:wsa=\"" + Addressing.NS + "\">urn:uuid:1</wsa:MessageID>"));
+    Message reread = SOAP.parse(ByteString.encodeUtf8(written)).toMessage();
+    assertThat(reread.addressing().to()).isEqualTo("http://backend/svc");
+    assertThat(reread.addressing().messageId()).isEqualTo("urn:uuid:1");
+    assertThat(reread.buffer().body()).isEqualTo(original.buffer().body());
+  }
+
+  @Test
+  void headerIsCreatedWhenTheEnvelopeHasNone() throws Exception {
+    String xml = "<e:Envelope xmlns:e=\"" + S11 + "\"><e:Body><a/></e:Body></e:Envelope>";
+    Message m = parse(xml).toMessage();
+    assertThat(m.headers()).isEmpty();
+    m.addressing().setAction("urn:a");
+    assertThat(m.toByteString().utf8()).isEqualTo("<e:Envelope xmlns:e=\"" + S11 + "\">"
+        + "<e:Header><wsa:Action xmlns:wsa=\"" + Addressing.NS + "\">urn:a</wsa:Action>"
+        + "</e:Header><e:Body><a/></e:Body></e:Envelope>");
+  }
+
+  @Test
+  void defaultNamespaceEnvelopeAndEmptyBody() throws Exception {
+    String xml = "<Envelope xmlns=\"" + S11 + "\"><Header/><Body/></Envelope>";
+    MessageBuffer buf = parse(xml);
+    assertThat(buf.version()).isEqualTo(SoapVersion.SOAP_11);
+    assertThat(buf.body().utf8()).isEqualTo("<Body/>");
+    assertThat(buf.toMessage().toByteString().utf8()).isEqualTo(xml);
+  }
+
+  @Test
+  void anUnusualTailFallsBackToParsingTheBody() throws Exception {
+    String xml = "<s:Envelope xmlns:s=\"" + S11 + "\"><s:Body><a>x</a></s:Body><!-- c -->"
+        + "</s:Envelope>";
+    assertThat(parse(xml).body().utf8()).isEqualTo("<s:Body><a>x</a></s:Body>");
+  }
+
+  @Test
+  void replacedBodyAndBodyReader() throws Exception {
+    Message m = parse(ENVELOPE).toMessage();
+    XMLStreamReader r = m.bodyReader();
+    assertThat(r.getLocalName()).isEqualTo("Body");
+    r.nextTag();
+    assertThat(r.getLocalName()).isEqualTo("echo");
+    m.replaceBody(ByteString.encodeUtf8("<n:other xmlns:n=\"urn:n\"/>"));
+    assertThat(m.body().utf8()).isEqualTo("<soap:Body><n:other xmlns:n=\"urn:n\"/></soap:Body>");
+    XMLStreamReader r2 = m.bodyReader();
+    r2.nextTag();
+    assertThat(r2.getLocalName()).isEqualTo("other");
+  }
+
+  @Test
+  void mustUnderstandProcessing() throws Exception {
+    Message m = parse(ENVELOPE).toMessage();
+    assertThat(m.notUnderstood(Set.of(), Set.of())).extracting(HeaderBlock::name)
+        .containsExactly(Addressing.ACTION);
+    assertThat(m.notUnderstood(Set.of(Addressing.ACTION), Set.of())).isEmpty();
+  }
+
+  @Test
+  void notAnEnvelope() {
+    SoapException e = assertThrows(SoapException.class, () -> parse("<a/>"));
+    assertMentions(e.reason(), "not a SOAP envelope", "a");
+    e = assertThrows(SoapException.class, () -> parse("<s:Envelope xmlns:s=\"urn:x\"/>"));
+    assertMentions(e.reason(), "unknown SOAP envelope namespace \"urn:x\"");
+    e = assertThrows(SoapException.class, () -> parse("<s:Envelope xmlns:s=\"" + S11
+        + "\"><s:Header/><s:Other/></s:Envelope>"));
+    assertMentions(e.reason(), "expected {" + S11 + "}Body");
+    assertThat(e.byteOffset()).isEqualTo(75); // the "<" of <s:Other/>
+    e = assertThrows(SoapException.class, () -> parse("<s:Envelope xmlns:s=\"" + S11
+        + "\">text<s:Body/></s:Envelope>"));
+    assertMentions(e.reason(), "text outside header blocks");
+  }
+
+  @Test
+  void headerBlockLimit() throws Exception {
+    SoapCodec small = SoapCodec.create(SoapLimits.builder().maxHeaderBlocks(2).build(),
+        dev.ferry.xop.XopCodec.builder());
+    String two = "<s:Envelope xmlns:s=\"" + S11 + "\"><s:Header><a/><b/></s:Header><s:Body/>"
+        + "</s:Envelope>";
+    assertThat(small.parse(ByteString.encodeUtf8(two)).headers()).hasSize(2);
+    SoapException e = assertThrows(SoapException.class,
+        () -> small.parse(ByteString.encodeUtf8(two.replace("<b/>", "<b/><c/>"))));
+    assertThat(e.limitName()).isEqualTo("SoapLimits.maxHeaderBlocks");
+  }
+
+  @Test
+  void dtdIsRefused() {
+    SoapException e = assertThrows(SoapException.class, () -> parse("<!DOCTYPE x []>"
+        + "<s:Envelope xmlns:s=\"" + S11 + "\"><s:Body/></s:Envelope>"));
+    assertMentions(e.reason(), "DTD not allowed");
+  }
+}
