@@ -14,7 +14,8 @@ import java.util.Map;
  * the first of two parameters with one name wins.
  *
  * <pre>{@code
- * MediaType t = MediaType.parse("Multipart/Related;boundary=\"b1\";\ttype=\"application/xop+xml\";");
+ * MediaType t = MediaType.parse(
+ *     "Multipart/Related;boundary=\"b1\";\ttype=\"application/xop+xml\";");
  * assert t.is("multipart/related");
  * assert t.parameter("boundary").equals("b1");
  * assert t.toString().equals("multipart/related; boundary=b1; type=\"application/xop+xml\"");

@@ -20,7 +20,8 @@ import org.codehaus.stax2.XMLStreamReader2;
  * is not parsed, and the attachments, referenced in their package, not copied.
  *
  * <pre>
- *  envelope: [prolog + &lt;Envelope ...&gt; ws][&lt;Header&gt;][ws block][ws block]...[ws &lt;/Header&gt;][ws]
+ *  envelope: [prolog + &lt;Envelope ...&gt; ws][&lt;Header&gt;][ws block][ws block]...
+ *            [ws &lt;/Header&gt;][ws]
  *            [&lt;Body&gt; ... &lt;/Body&gt;][ws &lt;/Envelope&gt; ws]
  *            ^0          headerOpenStart^           headerCloseStart^   bodyStart^  bodyEnd^
  * </pre>

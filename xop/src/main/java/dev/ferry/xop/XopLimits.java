@@ -10,7 +10,8 @@ import java.util.Objects;
  * <table>
  *   <caption>Limits and their defaults</caption>
  *   <tr><th>limit</th><th>default</th><th>what it bounds</th></tr>
- *   <tr><td>{@code mime}</td><td>{@link MimeLimits#DEFAULTS}</td><td>the multipart package</td></tr>
+ *   <tr><td>{@code mime}</td><td>{@link MimeLimits#DEFAULTS}</td>
+ *       <td>the multipart package</td></tr>
  *   <tr><td>{@code xml}</td><td>{@link XmlLimits#DEFAULTS}</td><td>the root part's XML</td></tr>
  *   <tr><td>{@code maxRootBytes}</td><td>{@value #DEFAULT_MAX_ROOT_BYTES}</td>
  *       <td>the root part, which is held in memory</td></tr>
