@@ -22,7 +22,14 @@ import java.util.Map;
  * }</pre>
  */
 public final class MediaType {
-  private static final String TSPECIALS = "()<>@,;:\\\"/[]?=";
+  private static final boolean[] TOKEN_CHARS = new boolean[128];
+
+  static {
+    String tspecials = "()<>@,;:\\\"/[]?=";
+    for (char c = '!'; c < 127; c++) {
+      TOKEN_CHARS[c] = tspecials.indexOf(c) < 0;
+    }
+  }
 
   private final String type;
   private final String subtype;
@@ -135,7 +142,7 @@ public final class MediaType {
   }
 
   static boolean isTokenChar(char c) {
-    return c > ' ' && c < 127 && TSPECIALS.indexOf(c) < 0;
+    return c < 128 && TOKEN_CHARS[c];
   }
 
   static boolean isToken(String s) {

@@ -1,12 +1,12 @@
 package dev.ferry.mime;
 
 import dev.ferry.mime.internal.Boundaries;
+import dev.ferry.mime.internal.RandomPool;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Objects;
 
@@ -14,8 +14,8 @@ import java.util.Objects;
  * Streams a MIME multipart body to an {@link OutputStream}: parts are written as they come, each
  * header section once, bodies copied in bulk.
  *
- * <p>The boundary and the Content-IDs derive from one random value per writer (16 bytes from a
- * shared {@link SecureRandom}) plus a counter: no UUID per part. The boundary is unguessable, so
+ * <p>The boundary and the Content-IDs derive from one random value per writer (16 bytes from
+ * a shared {@code SecureRandom}, drawn in blocks) plus a counter: no UUID per part. The boundary is unguessable, so
  * content from one sender cannot fake a delimiter of a message another sender's data travels in.
  *
  * <pre>{@code
@@ -33,7 +33,6 @@ import java.util.Objects;
  * Not thread-safe.
  */
 public final class MultipartWriter implements Closeable {
-  private static final SecureRandom RANDOM = new SecureRandom();
   private static final byte[] CRLF = {'\r', '\n'};
 
   private final OutputStream out;
@@ -67,7 +66,7 @@ public final class MultipartWriter implements Closeable {
 
   private static byte[] randomBytes() {
     byte[] b = new byte[16];
-    RANDOM.nextBytes(b);
+    RandomPool.nextBytes(b);
     return b;
   }
 
