@@ -14,9 +14,10 @@ import java.util.Objects;
  * Streams a MIME multipart body to an {@link OutputStream}: parts are written as they come, each
  * header section once, bodies copied in bulk.
  *
- * <p>The boundary and the Content-IDs derive from one random value per writer (16 bytes from
- * a shared {@code SecureRandom}, drawn in blocks) plus a counter: no UUID per part. The boundary is unguessable, so
- * content from one sender cannot fake a delimiter of a message another sender's data travels in.
+ * <p>The boundary and the Content-IDs derive from one random value per writer (16 bytes from a
+ * shared {@code SecureRandom}, drawn in blocks) plus a counter: no UUID per part. The boundary
+ * is unguessable, so content from one sender cannot fake a delimiter of a message another
+ * sender's data travels in.
  *
  * <pre>{@code
  * MultipartWriter w = new MultipartWriter(out);
