@@ -168,8 +168,8 @@ public final class Message {
   public XMLStreamReader bodyReader() throws IOException {
     ByteString xml = toByteString();
     try {
-      XMLStreamReader r = buffer.attachments() != null && body == null && buffer.isOriginal(
-          headers) ? buffer.attachments().newXmlReader()
+      XMLStreamReader r = buffer.attachments() != null
+          ? buffer.attachments().newXmlReader(xml, "UTF-8")
           : buffer.codec().xop().newXmlReader(xml.asInputStream(), null);
       while (r.hasNext()) {
         if (r.next() == XMLStreamConstants.START_ELEMENT && r.getName().equals(

@@ -39,6 +39,7 @@ public final class MessageBuffer implements Closeable {
   private final int headerOpenEnd;
   private final int headerCloseStart;
   private final int headerCloseEnd;
+  private final boolean headerSelfClosing;
   private final int bodyStart;
   private final int bodyEnd;
   private final List<HeaderBlock> headers;
@@ -53,6 +54,7 @@ public final class MessageBuffer implements Closeable {
     this.headerOpenEnd = ix.headerOpenEnd;
     this.headerCloseStart = ix.headerCloseStart;
     this.headerCloseEnd = ix.headerCloseEnd;
+    this.headerSelfClosing = ix.headerSelfClosing;
     this.bodyStart = ix.bodyStart;
     this.bodyEnd = ix.bodyEnd;
     this.headers = Collections.unmodifiableList(ix.blocks);
@@ -125,8 +127,9 @@ public final class MessageBuffer implements Closeable {
    * {@code body} (null: this buffer's body) as its Body element.
    */
   void write(OutputStream out, List<HeaderBlock> blocks, ByteString body) throws IOException {
-    boolean hasHeader = headerOpenStart >= 0;
-    int prologEnd = hasHeader ? headerOpenStart : bodyStart;
+    // A self-closing <Header/> is written as it was only while it stays empty.
+    boolean hasHeader = headerOpenStart >= 0 && !(headerSelfClosing && !blocks.isEmpty());
+    int prologEnd = headerOpenStart >= 0 ? headerOpenStart : bodyStart;
     envelope.subSequence(0, prologEnd).writeTo(out);
     if (hasHeader || !blocks.isEmpty()) {
       if (hasHeader) {
@@ -141,10 +144,12 @@ public final class MessageBuffer implements Closeable {
       }
       if (hasHeader) {
         envelope.subSequence(headerCloseStart, headerCloseEnd - headerCloseStart).writeTo(out);
-        envelope.subSequence(headerCloseEnd, bodyStart - headerCloseEnd).writeTo(out);
       } else {
         out.write(("</" + qualified("Header") + '>').getBytes(java.nio.charset.StandardCharsets
             .UTF_8));
+      }
+      if (headerOpenStart >= 0) {
+        envelope.subSequence(headerCloseEnd, bodyStart - headerCloseEnd).writeTo(out);
       }
     }
     (body != null ? body : body()).writeTo(out);
@@ -180,6 +185,7 @@ public final class MessageBuffer implements Closeable {
     int headerOpenEnd = -1;
     int headerCloseStart = -1;
     int headerCloseEnd = -1;
+    boolean headerSelfClosing;
     int bodyStart;
     int bodyEnd;
     final List<HeaderBlock> blocks = new ArrayList<>();
@@ -246,7 +252,8 @@ public final class MessageBuffer implements Closeable {
       headerOpenStart = start();
       headerOpenEnd = end();
       if (r.isEmptyElement()) {
-        // <Header/>: written back as it is; new blocks would need an open/close pair
+        // <Header/>: written back as it is while empty; blocks added get an open/close pair
+        headerSelfClosing = true;
         r.next();
         headerCloseStart = headerOpenEnd;
         headerCloseEnd = headerOpenEnd;

@@ -262,9 +262,17 @@ public final class XopPackage implements Closeable {
    * base64 text it stands for (see {@link XopReader}).
    */
   public XopReader newXmlReader() throws XopException {
+    return newXmlReader(root, rootCharset().name());
+  }
+
+  /**
+   * Returns an {@link XopReader} over {@code xml} (for example the root after its headers were
+   * changed) whose {@code xop:Include} elements resolve against this package's attachments.
+   */
+  public XopReader newXmlReader(ByteString xml, String charset) throws XopException {
     try {
-      XMLStreamReader r = codec.inputFactory().createXMLStreamReader(root.asInputStream(),
-          rootCharset().name());
+      XMLStreamReader r = codec.inputFactory().createXMLStreamReader(xml.asInputStream(),
+          charset);
       return new XopReader(r, this);
     } catch (XMLStreamException e) {
       throw XopReader.translate(e, "root");

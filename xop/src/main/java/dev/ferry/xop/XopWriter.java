@@ -111,7 +111,8 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
 
   /**
    * Writes the content of {@code data} as element content. With a known {@code length} the
-   * policy decides at once; with -1 up to the threshold is read ahead to decide. An attachment
+   * policy decides at once; with -1 up to the threshold is read ahead into memory to decide
+   * (so a large threshold with streams of unknown length costs that much memory). An attachment
    * keeps the stream and copies it when the writer is closed; inline base64 streams in chunks.
    */
   public void writeBinary(InputStream data, long length, String contentType)
@@ -122,7 +123,9 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
       if (length >= 0 || !policy.isMtom()) {
         attach = policy.attaches(length);
       } else {
-        byte[] head = data.readNBytes((int) Math.min(policy.thresholdBytes(), 1 << 20));
+        // Up to the threshold is read ahead to decide: the policy's threshold bounds the memory.
+        byte[] head = data.readNBytes((int) Math.min(policy.thresholdBytes(), Integer.MAX_VALUE
+            - 8));
         attach = head.length >= policy.thresholdBytes();
         all = new SequenceInputStream(new ByteArrayInputStream(head), data);
       }
