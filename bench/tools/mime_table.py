@@ -81,6 +81,18 @@ def parse_tables(rows):
     return head, out, summary
 
 
+def adversarial_table(rows):
+    out = ["| size | " + " | ".join(["ferry"] + PEERS + ["rawRead"]) + " |",
+           "|---|" + "---:|" * (len(PEERS) + 2)]
+    for size in SIZES:
+        r, a = rows.get((size, "random")), rows.get((size, "adversarial"))
+        if not r or not a:
+            continue
+        cells = [fmt_r(ratio(a[i]["time"], r[i]["time"])) for i in ["ferry"] + PEERS + ["rawRead"]]
+        out.append(f"| {SIZES[size]} | " + " | ".join(cells) + " |")
+    return out
+
+
 def write_table(rows):
     out = ["| size | implementation | µs/op (± 99.9%) | × raw write | alloc B/op |",
            "|---|---|---:|---:|---:|"]
@@ -101,6 +113,8 @@ def main():
     parse = load(sys.argv[1])
     head, detail, _ = parse_tables(parse)
     print("\n".join(head))
+    print("\nAdversarial ÷ random (time per op, same size):\n")
+    print("\n".join(adversarial_table(parse)))
     print("\n".join(detail))
     if len(sys.argv) > 2:
         print()
