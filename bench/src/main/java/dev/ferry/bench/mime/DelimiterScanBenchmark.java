@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class DelimiterScanBenchmark {
   static final int CHUNK = 8 * 1024;
 
-  @Param({"random", "adversarial"})
+  @Param({"random", "adversarial", "adversarial-early"})
   String body;
 
   byte[] data;

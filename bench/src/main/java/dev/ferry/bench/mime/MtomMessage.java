@@ -44,7 +44,9 @@ public final class MtomMessage {
   /**
    * Builds a message whose attachment has {@code size} bytes of {@code body}: "random" bytes, or
    * "adversarial" ones: repeated 50-byte units of CRLF "--" and the boundary with its last
-   * character changed (a delimiter that fails at its last byte), then 5 random filler bytes.
+   * character changed (a delimiter that fails at its last byte), then 5 random filler bytes;
+   * or "adversarial-early": the same with the boundary's first character changed instead, so
+   * each unit ends with the delimiter's last byte (a diagnosis variant, harder for Horspool).
    */
   public static MtomMessage build(int size, String body) {
     byte[] att = attachment(size, body);
@@ -70,9 +72,13 @@ public final class MtomMessage {
     byte[] att = new byte[size];
     switch (body) {
       case "random" -> random.nextBytes(att);
-      case "adversarial" -> {
+      case "adversarial", "adversarial-early" -> {
         byte[] nearMiss = ("\r\n--" + BOUNDARY).getBytes(StandardCharsets.ISO_8859_1);
-        nearMiss[nearMiss.length - 1] = 'X'; // '0' in the real one
+        if (body.equals("adversarial")) {
+          nearMiss[nearMiss.length - 1] = 'X'; // '0' in the real one
+        } else {
+          nearMiss[4] = 'X'; // the boundary's first character: fails early, ends like the real one
+        }
         int unit = 50;
         byte[] filler = new byte[unit - nearMiss.length];
         for (int i = 0; i < size; i += unit) {
