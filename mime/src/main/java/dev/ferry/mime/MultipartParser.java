@@ -235,6 +235,34 @@ public final class MultipartParser {
         || delimiterAhead >= 0;
   }
 
+  /**
+   * Hands back the body bytes this parser carries (a partial delimiter match held at the end of
+   * the last input, and any of it already known to be body), so that the caller can pass them
+   * again in front of new input, in its own buffer. Returns how many bytes were written to
+   * {@code dest} at {@code destOffset}; the parser then carries nothing. Only between calls in a
+   * part's body, and only when {@link #hasCarry()} is the reason a direct read was refused.
+   *
+   * @throws IllegalStateException if not in a body, or {@code dest} has too little room
+   */
+  public int takeCarry(byte[] dest, int destOffset) {
+    if (state != State.BODY || bodyAhead > 0 || delimiterAhead >= 0) {
+      throw new IllegalStateException("no carry to take in state " + state);
+    }
+    int n = 0;
+    if (pendingFrom < pendingTo) {
+      n = pendingTo - pendingFrom;
+      System.arraycopy(crDelimiter, pendingFrom, dest, destOffset, n);
+      pendingFrom = pendingTo = 0;
+    }
+    int from = pendingCr ? 0 : 1;
+    int carried = matched + (pendingCr ? 1 : 0);
+    System.arraycopy(crDelimiter, from, dest, destOffset + n, carried);
+    offset -= n + carried; // those bytes will be passed, and counted, again
+    matched = 0;
+    pendingCr = false;
+    return n + carried;
+  }
+
   /** Returns true once the closing delimiter has been read. */
   public boolean isEnded() {
     return state == State.EPILOGUE;

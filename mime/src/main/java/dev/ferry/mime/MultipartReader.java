@@ -120,8 +120,11 @@ public final class MultipartReader implements Closeable {
       return 0;
     }
     while (true) {
-      if (bufPos == bufEnd && !parser.hasCarry() && len >= 512) {
-        int n = readDirect(b, off, Math.min(len, buf.length));
+      if (bufPos == bufEnd && len >= 512) {
+        // The parser's carry (a near-delimiter cut by the last read) goes in front of the
+        // caller's buffer, and the source is read straight in after it.
+        int carried = parser.hasCarry() ? parser.takeCarry(b, off) : 0;
+        int n = readDirect(b, off, carried, Math.min(len, buf.length));
         if (n != 0) {
           return n;
         }
@@ -140,16 +143,20 @@ public final class MultipartReader implements Closeable {
   }
 
   /**
-   * Reads from the source straight into the caller's buffer and lets the parser find the
-   * delimiter there. Returns body bytes left in place, -1 at the part's end, or 0 if everything
-   * read went into the parser's carried match.
+   * Reads from the source straight into the caller's buffer, after the {@code carried} bytes the
+   * parser handed back, and lets the parser find the delimiter there. Returns body bytes left in
+   * place, -1 at the part's end, or 0 if everything went into the parser's carried match.
    */
-  private int readDirect(byte[] b, int off, int len) throws IOException {
-    int n = readSource(b, off, len);
+  private int readDirect(byte[] b, int off, int carried, int len) throws IOException {
+    int n = readSource(b, off + carried, len - carried);
     if (n < 0) {
+      if (carried > 0) {
+        parser.next(b, off, off + carried); // give the carry back before failing
+      }
       parser.endOfInput(); // throws: the body is unfinished
       return -1;
     }
+    n += carried;
     Event e = parser.next(b, off, off + n);
     int used = parser.consumed();
     System.arraycopy(b, off + used, buf, 0, n - used); // delimiter and what follows
