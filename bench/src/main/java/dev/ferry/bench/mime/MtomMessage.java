@@ -20,7 +20,8 @@ public final class MtomMessage {
       + "boundary=\"" + BOUNDARY + "\"; start=\"<" + ROOT_ID + ">\"; start-info=\"text/xml\"";
   public static final String ROOT_CONTENT_TYPE =
       "application/xop+xml; charset=UTF-8; type=\"text/xml\"";
-  public static final byte[] ROOT_BODY = ("<soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\">"
+  public static final byte[] ROOT_BODY = ("<soap:Envelope"
+      + " xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\">"
       + "<soap:Body><ns2:upload xmlns:ns2=\"http://ferry.dev/bench\"><name>payload.bin</name><data>"
       + "<xop:Include xmlns:xop=\"http://www.w3.org/2004/08/xop/include\" href=\"cid:"
       + ATTACHMENT_ID + "\"/></data></ns2:upload></soap:Body></soap:Envelope>")

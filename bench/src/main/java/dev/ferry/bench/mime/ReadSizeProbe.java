@@ -18,7 +18,8 @@ public final class ReadSizeProbe {
   public static void main(String[] a) throws Exception {
     for (String body : new String[] {"random", "adversarial"}) {
       MtomMessage m = MtomMessage.build(1 << 20, body);
-      MultipartReader r = MultipartReader.open(new ByteArrayInputStream(m.message), MediaType.parse(MtomMessage.CONTENT_TYPE));
+      MultipartReader r = MultipartReader.open(new ByteArrayInputStream(m.message),
+          MediaType.parse(MtomMessage.CONTENT_TYPE));
       r.nextPart().body().transferTo(OutputStream.nullOutputStream());
       InputStream in = r.nextPart().body();
       byte[] b = new byte[16384];
