@@ -62,6 +62,10 @@ public record ResultCode(int value) {
       define(69, "objectClassModsProhibited");
   public static final ResultCode AFFECTS_MULTIPLE_DSAS = define(71, "affectsMultipleDSAs");
   public static final ResultCode OTHER = define(80, "other");
+  /** Client side (C API): the connection to the server was lost or closed. */
+  public static final ResultCode SERVER_DOWN = define(81, "serverDown");
+  /** Client side (C API): no response within the timeout. */
+  public static final ResultCode TIMEOUT = define(85, "timeout");
   public static final ResultCode CANCELED = define(118, "canceled");
   public static final ResultCode NO_SUCH_OPERATION = define(119, "noSuchOperation");
   public static final ResultCode TOO_LATE = define(120, "tooLate");
