@@ -82,7 +82,8 @@ final class StreamFramer implements BerHeader.Octets {
     if (!header.isConstructed()) {
       limits.checkElement(length, header.lengthOffset);
     }
-    boolean eoc = header.type == 0 && length == 0;
+    // End-of-contents is exactly 00 00 (X.690 8.1.5), as the reader checks; 00 81 00 is not.
+    boolean eoc = header.type == 0 && length == 0 && header.headerBytes == 2;
     copyValue(length);
     return eoc;
   }

@@ -23,7 +23,10 @@ class BerReaderFuzzTest {
     for (BerRules rules : BerRules.values()) {
       String memory = walk(BerReader.of(data, rules, LIMITS));
       String stream = walk(BerReader.of(data.asInputStream(), rules, LIMITS));
-      if (!memory.equals(stream)) {
+      // The stream facade frames a whole top-level element before handing out any of it, so on
+      // bad input it fails earlier; both must fail, or both must read the same elements.
+      boolean bothFailed = memory.endsWith("!error") && stream.endsWith("!error");
+      if (!bothFailed && !memory.equals(stream)) {
         throw new AssertionError(rules + ": memory read " + memory + " but stream read " + stream);
       }
     }
