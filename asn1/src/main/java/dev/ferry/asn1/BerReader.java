@@ -302,9 +302,22 @@ public final class BerReader {
    * @throws BerException at the first malformed byte if the content is not valid UTF-8
    */
   public String readUtf8String(int type) throws IOException {
-    long offset = valueOffsetAfterHeader(type);
-    ByteString bytes = readOctetString(type);
-    return Utf8.decode(bytes, offset);
+    header();
+    if (this.type != type) {
+      long offset = valueOffsetAfterHeader(type);
+      return Utf8.decode(readOctetString(type), offset); // constructed, or the type error
+    }
+    in.position(valueStart);
+    String s = in.readUtf8(length);
+    peeked = false;
+    if (s.indexOf('\uFFFD') >= 0) { // replaced bytes, or a literal U+FFFD: check strictly
+      int end = in.position();
+      in.position(valueStart);
+      long offset = in.byteOffset();
+      Utf8.decode(in.readByteString(length), offset);
+      in.position(end);
+    }
+    return s;
   }
 
   /** Skips the next element, whatever its type. */
@@ -441,10 +454,20 @@ public final class BerReader {
     }
     int start = in.position();
     int bound = bound();
-    octets.bound = bound;
-    hdr.parse(octets, rules);
-    int valueAt = in.position();
-    in.position(start);
+    int valueAt;
+    if (bound - start >= 2 && isShortHeader(in.peekByte(), in.peekByte(1))) {
+      // The common case, a low tag number and a short-form length, without the general parser.
+      hdr.type = in.peekByte() & 0xff;
+      hdr.length = in.peekByte(1);
+      hdr.lengthOffset = in.byteOffset() + 1;
+      hdr.headerBytes = 2;
+      valueAt = start + 2;
+    } else {
+      octets.bound = bound;
+      hdr.parse(octets, rules);
+      valueAt = in.position();
+      in.position(start);
+    }
     if (hdr.length != BerHeader.INDEFINITE) {
       checkLength(valueAt - start, bound - valueAt, bound == in.size());
     }
@@ -453,6 +476,10 @@ public final class BerReader {
     this.headerStart = start;
     this.valueStart = valueAt;
     this.peeked = true;
+  }
+
+  private static boolean isShortHeader(byte identifier, byte length) {
+    return (identifier & 0x1f) != 0x1f && length >= 0;
   }
 
   private void checkLength(int headerBytes, int left, boolean atInputEnd) throws BerException {

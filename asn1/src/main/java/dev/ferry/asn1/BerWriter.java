@@ -42,6 +42,7 @@ public final class BerWriter {
   private ByteStringBuilder builder;
   private OutputStream stream;
   private final byte[] scratch = new byte[16];
+  private byte[] text = new byte[64]; // ASCII strings on their way out, reused
   private long position; // bytes measured or written in this pass
 
   private int[] lengths = new int[16]; // content length of each constructed element, by order
@@ -242,6 +243,7 @@ public final class BerWriter {
    * Writes {@code value} in UTF-8 as an element of type {@code type} (use
    * {@link BerTags#OCTET_STRING} for an LDAPString). ASCII text goes straight into the output.
    */
+  @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): exact for ASCII
   public BerWriter writeUtf8String(int type, String value) throws IOException {
     if (Utf8.isAscii(value)) {
       int n = value.length();
@@ -250,10 +252,11 @@ public final class BerWriter {
         position += n;
         return this;
       }
-      for (int i = 0; i < n; i++) {
-        octet(value.charAt(i));
+      if (text.length < n) {
+        text = new byte[Math.max(n, text.length * 2)];
       }
-      return this;
+      value.getBytes(0, n, text, 0); // no allocation: the chars are ASCII
+      return bytes(text, 0, n);
     }
     if (pass == MEASURE) {
       int n = Utf8.encodedLength(value);
@@ -295,6 +298,16 @@ public final class BerWriter {
 
   private BerWriter header(int type, int contentLength) throws IOException {
     checkPass();
+    if (contentLength < 0x80 && (type & 0x1f) != 0x1f && (type & ~0xff) == 0) {
+      if (pass == WRITE && builder != null) {
+        builder.append((byte) type).append((byte) contentLength);
+        position += 2;
+        return this;
+      }
+      scratch[0] = (byte) type;
+      scratch[1] = (byte) contentLength;
+      return bytes(scratch, 0, 2);
+    }
     int n = 0;
     int lead = type & 0xff;
     scratch[n++] = (byte) lead;
