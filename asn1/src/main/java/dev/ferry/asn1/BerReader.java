@@ -320,6 +320,24 @@ public final class BerReader {
     return s;
   }
 
+  /**
+   * Like {@link #readUtf8String(int)}, taking short ASCII strings from {@code cache} when it
+   * holds them (no allocation), and adding them when it does not.
+   */
+  public String readUtf8String(int type, BerStrings cache) throws IOException {
+    header();
+    if (this.type == type) {
+      in.position(valueStart);
+      String s = cache.lookup(in, length);
+      if (s != null) {
+        peeked = false;
+        return s;
+      }
+      in.position(headerStart);
+    }
+    return readUtf8String(type);
+  }
+
   /** Skips the next element, whatever its type. */
   public void skipElement() throws IOException {
     header();

@@ -13,7 +13,7 @@ public record Attribute(String description, List<ByteString> values) {
 
   public Attribute {
     Objects.requireNonNull(description, "description");
-    values = List.copyOf(values);
+    values = FrozenList.trusted(values);
   }
 
   /** Returns an attribute with UTF-8 string values. */

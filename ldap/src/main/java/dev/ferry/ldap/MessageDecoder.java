@@ -3,6 +3,7 @@ package dev.ferry.ldap;
 import dev.ferry.asn1.BerException;
 import dev.ferry.asn1.BerReader;
 import dev.ferry.asn1.BerRules;
+import dev.ferry.asn1.BerStrings;
 import dev.ferry.asn1.BerTags;
 import dev.ferry.bytes.ByteSequenceReader;
 import dev.ferry.bytes.ByteString;
@@ -15,6 +16,9 @@ import java.util.List;
  * 4511 production. Errors carry the context {@code message <id> > <op>}.
  */
 final class MessageDecoder {
+  /** Attribute descriptions repeat in every entry: shared, lock-free, bounded (see BerStrings). */
+  private static final BerStrings DESCRIPTIONS = new BerStrings();
+
   private final BerReader r;
   private final LdapLimits limits;
   private int messageId = -1;
@@ -258,18 +262,18 @@ final class MessageDecoder {
   }
 
   private List<Attribute> attributes() throws IOException {
-    List<Attribute> attributes = new ArrayList<>();
+    FrozenList<Attribute> attributes = new FrozenList<>();
     r.readStartSequence();
     while (r.hasNextElement()) {
-      attributes.add(attribute());
+      attributes.add0(attribute());
     }
     r.readEndSequence();
-    return attributes;
+    return attributes.freeze();
   }
 
   private Attribute attribute() throws IOException {
     r.readStartSequence();
-    String desc = string();
+    String desc = r.readUtf8String(BerTags.OCTET_STRING, DESCRIPTIONS);
     r.readStartSet();
     List<ByteString> values;
     if (!r.hasNextElement()) {
@@ -279,12 +283,12 @@ final class MessageDecoder {
       if (!r.hasNextElement()) {
         values = List.of(first);
       } else {
-        List<ByteString> more = new ArrayList<>();
-        more.add(first);
+        FrozenList<ByteString> more = new FrozenList<>();
+        more.add0(first);
         while (r.hasNextElement()) {
-          more.add(r.readOctetString());
+          more.add0(r.readOctetString());
         }
-        values = more;
+        values = more.freeze();
       }
     }
     r.readEndSet();

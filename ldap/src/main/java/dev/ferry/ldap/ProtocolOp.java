@@ -89,7 +89,7 @@ public sealed interface ProtocolOp {
   record SearchResultEntry(String objectName, List<Attribute> attributes) implements ProtocolOp {
     public SearchResultEntry {
       Objects.requireNonNull(objectName, "objectName");
-      attributes = List.copyOf(attributes);
+      attributes = FrozenList.trusted(attributes);
     }
 
     /** Returns the first attribute with this description (ASCII case ignored), or null. */
