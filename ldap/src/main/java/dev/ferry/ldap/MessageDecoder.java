@@ -18,6 +18,9 @@ import java.util.List;
 final class MessageDecoder {
   /** Attribute descriptions repeat in every entry: shared, lock-free, bounded (see BerStrings). */
   private static final BerStrings DESCRIPTIONS = new BerStrings();
+  private static final SearchScope[] SCOPES = SearchScope.values();
+  private static final DerefAliases[] DEREFS = DerefAliases.values();
+  private static final Modification.Type[] CHANGE_TYPES = Modification.Type.values();
 
   private final BerReader r;
   private final LdapLimits limits;
@@ -131,9 +134,8 @@ final class MessageDecoder {
   private ProtocolOp searchRequest() throws IOException {
     r.readStartSequence(Tags.SEARCH_REQUEST);
     String base = string();
-    SearchScope scope = SearchScope.values()[enumerated(SearchScope.values().length, "scope")];
-    DerefAliases deref =
-        DerefAliases.values()[enumerated(DerefAliases.values().length, "derefAliases")];
+    SearchScope scope = SCOPES[enumerated(SCOPES.length, "scope")];
+    DerefAliases deref = DEREFS[enumerated(DEREFS.length, "derefAliases")];
     int sizeLimit = nonNegative("sizeLimit");
     int timeLimit = nonNegative("timeLimit");
     boolean typesOnly = r.readBoolean();
@@ -164,8 +166,8 @@ final class MessageDecoder {
     r.readStartSequence();
     while (r.hasNextElement()) {
       r.readStartSequence();
-      int op = enumerated(Modification.Type.values().length, "modification operation");
-      changes.add(new Modification(Modification.Type.values()[op], attribute()));
+      int op = enumerated(CHANGE_TYPES.length, "modification operation");
+      changes.add(new Modification(CHANGE_TYPES[op], attribute()));
       r.readEndSequence();
     }
     r.readEndSequence();
@@ -275,25 +277,25 @@ final class MessageDecoder {
     r.readStartSequence();
     String desc = r.readUtf8String(BerTags.OCTET_STRING, DESCRIPTIONS);
     r.readStartSet();
-    List<ByteString> values;
+    Attribute a;
     if (!r.hasNextElement()) {
-      values = List.of();
+      a = new Attribute(desc, List.of());
     } else {
       ByteString first = r.readOctetString();
       if (!r.hasNextElement()) {
-        values = List.of(first);
+        a = Attribute.single(desc, first);
       } else {
         FrozenList<ByteString> more = new FrozenList<>();
         more.add0(first);
         while (r.hasNextElement()) {
           more.add0(r.readOctetString());
         }
-        values = more.freeze();
+        a = new Attribute(desc, more.freeze());
       }
     }
     r.readEndSet();
     r.readEndSequence();
-    return new Attribute(desc, values);
+    return a;
   }
 
   private List<Control> controls() throws IOException {

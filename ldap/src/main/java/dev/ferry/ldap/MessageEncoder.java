@@ -209,8 +209,8 @@ final class MessageEncoder {
     w.writeStartSequence();
     string(w, a.description());
     w.writeStartSet();
-    for (ByteString v : a.values()) {
-      w.writeOctetString(v);
+    for (int i = 0, n = a.size(); i < n; i++) {
+      w.writeOctetString(a.value(i));
     }
     w.writeEndSet();
     w.writeEndSequence();
