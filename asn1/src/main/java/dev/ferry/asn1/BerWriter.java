@@ -42,7 +42,10 @@ public final class BerWriter {
   private ByteStringBuilder builder;
   private OutputStream stream;
   private final byte[] scratch = new byte[16];
-  private byte[] text = new byte[64]; // ASCII strings on their way out, reused
+  // Headers and ASCII strings gather here and go out in one append per run of them; values never
+  // pass through it (they are copied once, straight into the output).
+  private final byte[] pending = new byte[1024];
+  private int pendingSize;
   private long position; // bytes measured or written in this pass
 
   private int[] lengths = new int[16]; // content length of each constructed element, by order
@@ -85,8 +88,10 @@ public final class BerWriter {
       stream = s;
       begin(WRITE);
       encoder.encode(this);
+      flush();
       end();
     } finally {
+      pendingSize = 0;
       pass = IDLE;
       builder = null;
       stream = null;
@@ -214,15 +219,15 @@ public final class BerWriter {
   public BerWriter writeOctetString(int type, ByteSequence value) throws IOException {
     int n = value.size();
     header(type, n);
-    if (pass == MEASURE) {
-      position += n;
-    } else if (builder != null) {
-      builder.append(value);
-      position += n;
-    } else {
-      value.writeTo(stream);
-      position += n;
+    if (pass == WRITE) {
+      flush();
+      if (builder != null) {
+        builder.append(value);
+      } else {
+        value.writeTo(stream);
+      }
     }
+    position += n;
     return this;
   }
 
@@ -241,7 +246,8 @@ public final class BerWriter {
 
   /**
    * Writes {@code value} in UTF-8 as an element of type {@code type} (use
-   * {@link BerTags#OCTET_STRING} for an LDAPString). ASCII text goes straight into the output.
+   * {@link BerTags#OCTET_STRING} for an LDAPString). ASCII text is copied without an
+   * intermediate array, gathered with the headers around it.
    */
   @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): exact for ASCII
   public BerWriter writeUtf8String(int type, String value) throws IOException {
@@ -252,11 +258,17 @@ public final class BerWriter {
         position += n;
         return this;
       }
-      if (text.length < n) {
-        text = new byte[Math.max(n, text.length * 2)];
+      if (n > pending.length - pendingSize) {
+        flush();
       }
-      value.getBytes(0, n, text, 0); // no allocation: the chars are ASCII
-      return bytes(text, 0, n);
+      if (n <= pending.length) {
+        value.getBytes(0, n, pending, pendingSize); // no allocation: the chars are ASCII
+        pendingSize += n;
+        position += n;
+        return this;
+      }
+      byte[] bytes = value.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      return bytes(bytes, 0, n);
     }
     if (pass == MEASURE) {
       int n = Utf8.encodedLength(value);
@@ -299,8 +311,12 @@ public final class BerWriter {
   private BerWriter header(int type, int contentLength) throws IOException {
     checkPass();
     if (contentLength < 0x80 && (type & 0x1f) != 0x1f && (type & ~0xff) == 0) {
-      if (pass == WRITE && builder != null) {
-        builder.append((byte) type).append((byte) contentLength);
+      if (pass == WRITE) {
+        if (pending.length - pendingSize < 2) {
+          flush();
+        }
+        pending[pendingSize++] = (byte) type;
+        pending[pendingSize++] = (byte) contentLength;
         position += 2;
         return this;
       }
@@ -332,7 +348,13 @@ public final class BerWriter {
 
   private BerWriter bytes(byte[] src, int offset, int byteCount) throws IOException {
     if (pass == WRITE) {
-      if (builder != null) {
+      if (byteCount > pending.length - pendingSize) {
+        flush();
+      }
+      if (byteCount <= pending.length) {
+        System.arraycopy(src, offset, pending, pendingSize, byteCount);
+        pendingSize += byteCount;
+      } else if (builder != null) {
         builder.append(src, offset, byteCount);
       } else {
         stream.write(src, offset, byteCount);
@@ -344,14 +366,24 @@ public final class BerWriter {
 
   private BerWriter octet(int b) throws IOException {
     if (pass == WRITE) {
-      if (builder != null) {
-        builder.append((byte) b);
-      } else {
-        stream.write(b);
+      if (pendingSize == pending.length) {
+        flush();
       }
+      pending[pendingSize++] = (byte) b;
     }
     position++;
     return this;
+  }
+
+  private void flush() throws IOException {
+    if (pendingSize > 0) {
+      if (builder != null) {
+        builder.append(pending, 0, pendingSize);
+      } else {
+        stream.write(pending, 0, pendingSize);
+      }
+      pendingSize = 0;
+    }
   }
 
   private void checkPass() {
