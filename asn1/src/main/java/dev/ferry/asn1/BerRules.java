@@ -1,0 +1,29 @@
+package dev.ferry.asn1;
+
+/**
+ * Which encodings a {@link BerReader} accepts. The {@link BerWriter} always writes DER-shaped
+ * output (minimal lengths and integers, booleans as 0xFF), which every rule set accepts.
+ */
+public enum BerRules {
+  /** X.690 BER: any definite length encoding, indefinite lengths, constructed strings. */
+  BER,
+  /**
+   * BER as restricted by RFC 4511 section 5.1: definite lengths only and primitive strings only;
+   * long-form lengths with leading zeros are still accepted, as BER allows them.
+   */
+  LDAP,
+  /** X.690 DER: minimal lengths and integers, booleans 0x00 or 0xFF, no trailing bytes. */
+  DER;
+
+  boolean allowsIndefiniteLength() {
+    return this == BER;
+  }
+
+  boolean allowsConstructedStrings() {
+    return this == BER;
+  }
+
+  boolean isDer() {
+    return this == DER;
+  }
+}

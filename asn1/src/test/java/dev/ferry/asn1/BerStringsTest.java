@@ -1,0 +1,55 @@
+package dev.ferry.asn1;
+
+import static dev.ferry.testkit.DecodeAssertions.assertFails;
+import static dev.ferry.testkit.DecodeAssertions.assertOffset;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.ferry.bytes.ByteString;
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+class BerStringsTest {
+
+  private static BerReader reader(String hex) {
+    return BerReader.of(ByteString.decodeHex(hex));
+  }
+
+  @Test
+  void returnsTheCachedInstanceForRepeatedAsciiStrings() throws IOException {
+    BerStrings cache = new BerStrings();
+    BerReader r = reader("04 02 63 6e 04 02 63 6e 04 02 73 6e 02 01 05");
+    String first = r.readUtf8String(BerTags.OCTET_STRING, cache);
+    String second = r.readUtf8String(BerTags.OCTET_STRING, cache);
+    assertEquals("cn", first);
+    assertSame(first, second);
+    assertEquals("sn", r.readUtf8String(BerTags.OCTET_STRING, cache));
+    assertEquals(5, r.readInteger());
+  }
+
+  @Test
+  void decodesNonAsciiAndLongStringsWithoutCaching() throws IOException {
+    BerStrings cache = new BerStrings();
+    String long49 = "x".repeat(49);
+    String hex = "04 02 c3 a9 04 02 c3 a9 04 31 " + "78".repeat(49) + " 04 31 " + "78".repeat(49);
+    BerReader r = reader(hex);
+    assertEquals("é", r.readUtf8String(BerTags.OCTET_STRING, cache));
+    assertEquals("é", r.readUtf8String(BerTags.OCTET_STRING, cache));
+    String a = r.readUtf8String(BerTags.OCTET_STRING, cache);
+    String b = r.readUtf8String(BerTags.OCTET_STRING, cache);
+    assertEquals(long49, a);
+    assertNotSame(a, b);
+  }
+
+  @Test
+  void stillReportsTypeAndUtf8Errors() {
+    BerStrings cache = new BerStrings();
+    BerException type = assertFails(BerException.class,
+        () -> reader("02 01 01").readUtf8String(BerTags.OCTET_STRING, cache));
+    assertOffset(0, type.byteOffset());
+    BerException utf8 = assertFails(BerException.class,
+        () -> reader("04 02 c3 28").readUtf8String(BerTags.OCTET_STRING, cache));
+    assertOffset(2, utf8.byteOffset());
+  }
+}

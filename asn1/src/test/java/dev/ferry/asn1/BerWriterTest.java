@@ -1,0 +1,85 @@
+package dev.ferry.asn1;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.ferry.bytes.ByteString;
+import dev.ferry.bytes.ByteStringBuilder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class BerWriterTest {
+
+  @Test
+  void writesNestedElementsWithMinimalLengths() throws IOException {
+    ByteString big = ByteString.of(new byte[300]);
+    BerEncoder enc = w -> {
+      w.writeStartSequence();
+      w.writeInteger(-1);
+      w.writeStartSet(BerTags.type(BerTags.CONTEXT, true, 3));
+      w.writeOctetString(big);
+      w.writeEndSet();
+      w.writeNull(BerTags.type(BerTags.APPLICATION, false, 2));
+      w.writeEndSequence();
+    };
+    ByteString out = BerWriter.encode(enc);
+    assertEquals("30820139" + "0201ff" + "a382013004820 12c".replace(" ", ""),
+        out.subSequence(0, 15).hex());
+    assertEquals("4200", out.subSequence(out.size() - 2).hex());
+    assertEquals(4 + 3 + 4 + 4 + 300 + 2, out.size());
+  }
+
+  @Test
+  void writesHighTagNumbers() throws IOException {
+    ByteString out = BerWriter.encode(w -> {
+      w.writeInteger(BerTags.type(BerTags.APPLICATION, false, 100), 42);
+      w.writeBoolean(BerTags.type(BerTags.CONTEXT, false, 16383), true);
+      w.writeNull(BerTags.type(BerTags.PRIVATE, false, 2_000_000));
+    });
+    assertEquals("5f64012a" + "9fff7f01ff" + "df fa 89 00 00".replace(" ", ""), out.hex());
+  }
+
+  @Test
+  void streamOutputEqualsBuilderOutput() throws IOException {
+    BerEncoder enc = w -> {
+      w.writeStartSequence();
+      for (int i = 0; i < 50; i++) {
+        w.writeUtf8String(BerTags.OCTET_STRING, "välue " + i + " \uD83D\uDE00");
+      }
+      w.writeEndSequence();
+    };
+    ByteArrayOutputStream stream = new ByteArrayOutputStream();
+    new BerWriter().encode(stream, enc);
+    assertEquals(BerWriter.encode(enc), ByteString.of(stream.toByteArray()));
+  }
+
+  @Test
+  void appendsToABuilderAndCanBeReused() throws IOException {
+    BerWriter w = new BerWriter();
+    ByteStringBuilder out = new ByteStringBuilder();
+    w.encode(out, x -> x.writeInteger(1));
+    w.encode(out, x -> x.writeInteger(2));
+    assertEquals("020101020102", out.toByteString().hex());
+  }
+
+  @Test
+  void detectsAnEncoderThatChangesBetweenPasses() {
+    AtomicInteger calls = new AtomicInteger();
+    assertThrows(IllegalStateException.class, () -> BerWriter.encode(w -> {
+      w.writeStartSequence();
+      if (calls.incrementAndGet() == 1) {
+        w.writeInteger(1);
+      }
+      w.writeEndSequence();
+    }));
+  }
+
+  @Test
+  void rejectsUnbalancedSequences() {
+    assertThrows(IllegalStateException.class, () -> BerWriter.encode(w -> w.writeStartSequence()));
+    assertThrows(IllegalStateException.class, () -> BerWriter.encode(BerWriter::writeEndSequence));
+    assertThrows(IllegalStateException.class, () -> new BerWriter().writeInteger(1));
+  }
+}

@@ -1,0 +1,116 @@
+package dev.ferry.ldap;
+
+import dev.ferry.asn1.BerLimits;
+import java.util.Objects;
+
+/**
+ * Limits for LDAP decoding and connections; immutable, with safe finite defaults. The BER limits
+ * nest inside: a PDU is first bounded by {@link BerLimits}, then by these.
+ *
+ * <table>
+ *   <caption>Limits</caption>
+ *   <tr><th>limit</th><th>default</th><th>why</th></tr>
+ *   <tr><td>{@code ber}</td><td>{@link BerLimits#DEFAULTS}</td>
+ *       <td>PDU size, value size and nesting of the BER layer</td></tr>
+ *   <tr><td>{@code maxFilterDepth}</td><td>{@value #DEFAULT_MAX_FILTER_DEPTH}</td>
+ *       <td>nested and/or/not; recursion must not exhaust the stack (OpenLDAP: 1000)</td></tr>
+ *   <tr><td>{@code maxOidBytes}</td><td>{@value #DEFAULT_MAX_OID_BYTES}</td>
+ *       <td>control and extended-operation names</td></tr>
+ *   <tr><td>{@code maxPendingRequests}</td><td>{@value #DEFAULT_MAX_PENDING_REQUESTS}</td>
+ *       <td>outstanding requests per connection (OpenLDAP: 100 anonymous, 1000 bound)</td></tr>
+ * </table>
+ */
+public final class LdapLimits {
+  /** Deepest filter nesting: {@value}; below the BER depth limit so that this one speaks first. */
+  public static final int DEFAULT_MAX_FILTER_DEPTH = 50;
+  /** Longest OID: {@value} bytes. */
+  public static final int DEFAULT_MAX_OID_BYTES = 4096;
+  /** Most requests in flight on one connection: {@value}. */
+  public static final int DEFAULT_MAX_PENDING_REQUESTS = 1000;
+  /** The defaults. */
+  public static final LdapLimits DEFAULTS = builder().build();
+
+  private final BerLimits ber;
+  private final int maxFilterDepth;
+  private final int maxOidBytes;
+  private final int maxPendingRequests;
+
+  private LdapLimits(Builder b) {
+    this.ber = b.ber;
+    this.maxFilterDepth = b.maxFilterDepth;
+    this.maxOidBytes = b.maxOidBytes;
+    this.maxPendingRequests = b.maxPendingRequests;
+  }
+
+  /** Returns a builder holding the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Returns a builder holding these limits. */
+  public Builder toBuilder() {
+    return builder().ber(ber).maxFilterDepth(maxFilterDepth).maxOidBytes(maxOidBytes)
+        .maxPendingRequests(maxPendingRequests);
+  }
+
+  /** The BER layer's limits. */
+  public BerLimits ber() {
+    return ber;
+  }
+
+  /** Deepest nesting of and/or/not filters (a simple filter is depth 1). */
+  public int maxFilterDepth() {
+    return maxFilterDepth;
+  }
+
+  /** Longest OID in bytes. */
+  public int maxOidBytes() {
+    return maxOidBytes;
+  }
+
+  /** Most requests in flight on one connection. */
+  public int maxPendingRequests() {
+    return maxPendingRequests;
+  }
+
+  /** Builds {@link LdapLimits}; every number must be at least 1. */
+  public static final class Builder {
+    private BerLimits ber = BerLimits.DEFAULTS;
+    private int maxFilterDepth = DEFAULT_MAX_FILTER_DEPTH;
+    private int maxOidBytes = DEFAULT_MAX_OID_BYTES;
+    private int maxPendingRequests = DEFAULT_MAX_PENDING_REQUESTS;
+
+    private Builder() {}
+
+    public Builder ber(BerLimits ber) {
+      this.ber = Objects.requireNonNull(ber, "ber");
+      return this;
+    }
+
+    public Builder maxFilterDepth(int maxFilterDepth) {
+      this.maxFilterDepth = positive("maxFilterDepth", maxFilterDepth);
+      return this;
+    }
+
+    public Builder maxOidBytes(int maxOidBytes) {
+      this.maxOidBytes = positive("maxOidBytes", maxOidBytes);
+      return this;
+    }
+
+    public Builder maxPendingRequests(int maxPendingRequests) {
+      this.maxPendingRequests = positive("maxPendingRequests", maxPendingRequests);
+      return this;
+    }
+
+    public LdapLimits build() {
+      return new LdapLimits(this);
+    }
+
+    private static int positive(String name, int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException(name + " < 1: " + value);
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package dev.ferry.ldap;
+
+import dev.ferry.ldap.ProtocolOp.SearchResultDone;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.NoSuchElementException;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The results of one search as they arrive: entries and references in server order, then the
+ * final {@link SearchResultDone}. Closing before the end abandons the search.
+ *
+ * <p>Results wait in a bounded queue; when it is full the connection stops reading, so a slow
+ * consumer slows the server through TCP instead of filling memory (and delays the connection's
+ * other responses meanwhile).
+ *
+ * <pre>{@code
+ * try (SearchResults results = connection.search(request)) {
+ *   while (results.hasNext()) {
+ *     LdapMessage m = results.next();                 // an entry or a reference
+ *   }
+ *   assert results.done().result().resultCode() == ResultCode.SUCCESS;
+ * }
+ * }</pre>
+ */
+public final class SearchResults implements Closeable {
+  static final int QUEUE_CAPACITY = 1024;
+
+  private final LdapConnection connection;
+  private final int messageId;
+  private final long timeoutNanos;
+  private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+  private Object head;
+  private LdapMessage done;
+  private volatile boolean closed;
+
+  SearchResults(LdapConnection connection, int messageId, long timeoutNanos) {
+    this.connection = connection;
+    this.messageId = messageId;
+    this.timeoutNanos = timeoutNanos;
+  }
+
+  /** Returns the message ID of the search request. */
+  public int messageId() {
+    return messageId;
+  }
+
+  /**
+   * Returns true if an entry or reference is available, waiting for the next message.
+   *
+   * @throws LdapException on timeout or when the connection fails
+   */
+  public boolean hasNext() throws IOException {
+    if (head == null && done == null) {
+      head = take();
+      if (head instanceof LdapMessage m && m.op() instanceof SearchResultDone) {
+        done = m;
+        head = null;
+      }
+    }
+    return head != null;
+  }
+
+  /** Returns the next entry or reference. */
+  public LdapMessage next() throws IOException {
+    if (!hasNext()) {
+      throw new NoSuchElementException("the search is done");
+    }
+    LdapMessage m = (LdapMessage) head;
+    head = null;
+    return m;
+  }
+
+  /** Returns the final message (its op is a {@link SearchResultDone}), consuming what is left. */
+  public LdapMessage doneMessage() throws IOException {
+    while (hasNext()) {
+      next();
+    }
+    return done;
+  }
+
+  /** Returns the final result, consuming what is left. */
+  public SearchResultDone done() throws IOException {
+    return (SearchResultDone) doneMessage().op();
+  }
+
+  /** Abandons the search if it is not done, and drops queued results. */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    boolean finished = done != null;
+    queue.clear();
+    if (!finished && connection.forget(messageId)) {
+      connection.abandon(messageId);
+    }
+  }
+
+  private Object take() throws IOException {
+    if (closed) {
+      throw new IllegalStateException("search results are closed");
+    }
+    try {
+      Object o = queue.poll(timeoutNanos, TimeUnit.NANOSECONDS);
+      if (o == null) {
+        close();
+        throw new LdapException(ResultCode.TIMEOUT, "no search result within "
+            + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms", null);
+      }
+      if (o instanceof IOException e) {
+        throw new LdapException(ResultCode.SERVER_DOWN, e.getMessage(), e);
+      }
+      return o;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for search results");
+    }
+  }
+
+  /** Called by the reader thread; returns true when this was the last message. */
+  boolean deliver(LdapMessage m) throws InterruptedException {
+    boolean last = m.op() instanceof SearchResultDone;
+    while (!closed && !queue.offer(m, 100, TimeUnit.MILLISECONDS)) {
+      // full: wait for the consumer (or for close, which drops everything)
+    }
+    return last;
+  }
+
+  void fail(IOException e) {
+    if (!closed) {
+      queue.clear();
+      queue.offer(e);
+    }
+  }
+}

@@ -1,0 +1,6 @@
+/** LDAPv3 protocol messages, filters, DNs, codec and client connection. */
+module dev.ferry.ldap {
+  requires transitive dev.ferry.asn1;
+
+  exports dev.ferry.ldap;
+}

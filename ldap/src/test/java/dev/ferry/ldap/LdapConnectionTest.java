@@ -1,0 +1,198 @@
+package dev.ferry.ldap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ferry.asn1.BerReader;
+import dev.ferry.asn1.BerRules;
+import dev.ferry.ldap.ProtocolOp.DeleteRequest;
+import dev.ferry.ldap.ProtocolOp.DeleteResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The connection against a scripted in-process server: ordering, timeouts, failures. */
+class LdapConnectionTest {
+  private ServerSocket server;
+  private Socket peer;
+  private final BlockingQueue<LdapMessage> received = new LinkedBlockingQueue<>();
+
+  @BeforeEach
+  void listen() throws IOException {
+    server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    server.close();
+    if (peer != null) {
+      peer.close();
+    }
+  }
+
+  private LdapConnection connect(Duration timeout, LdapLimits limits) throws Exception {
+    CompletableFuture<Socket> accepted = CompletableFuture.supplyAsync(() -> {
+      try {
+        return server.accept();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    LdapConnection c = LdapConnection.connect("127.0.0.1", server.getLocalPort(), limits,
+        timeout);
+    peer = accepted.get(5, TimeUnit.SECONDS);
+    InputStream in = peer.getInputStream();
+    Thread.ofVirtual().start(() -> {
+      try {
+        BerReader r = BerReader.of(in, BerRules.LDAP, LdapLimits.DEFAULTS.ber());
+        while (r.hasNextElement()) {
+          long offset = r.byteOffset();
+          received.add(LdapCodec.decode(r.readRawElement(), offset, LdapLimits.DEFAULTS));
+        }
+      } catch (IOException ignored) {
+        // the test closed the socket
+      }
+    });
+    return c;
+  }
+
+  private LdapConnection connect() throws Exception {
+    return connect(Duration.ofSeconds(5), LdapLimits.DEFAULTS);
+  }
+
+  private void reply(LdapMessage m) throws IOException {
+    OutputStream out = peer.getOutputStream();
+    LdapCodec.encode(m, out);
+    out.flush();
+  }
+
+  private LdapMessage nextRequest() throws InterruptedException {
+    LdapMessage m = received.poll(5, TimeUnit.SECONDS);
+    assertTrue(m != null, "no request arrived");
+    return m;
+  }
+
+  @Test
+  void routesOutOfOrderResponsesByMessageId() throws Exception {
+    try (LdapConnection c = connect()) {
+      List<CompletableFuture<LdapMessage>> futures = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        futures.add(c.send(new DeleteRequest("cn=" + i), List.of()));
+      }
+      List<LdapMessage> requests = List.of(nextRequest(), nextRequest(), nextRequest());
+      for (int i = 2; i >= 0; i--) {
+        LdapMessage r = requests.get(i);
+        String dn = ((DeleteRequest) r.op()).entry();
+        reply(LdapMessage.of(r.messageId(), new DeleteResponse(LdapResult.of(ResultCode.SUCCESS,
+            dn))));
+      }
+      for (int i = 0; i < 3; i++) {
+        LdapMessage m = futures.get(i).get(5, TimeUnit.SECONDS);
+        assertEquals("cn=" + i, m.op().result().diagnosticMessage());
+      }
+    }
+  }
+
+  @Test
+  void timesOutAndAbandons() throws Exception {
+    try (LdapConnection c = connect(Duration.ofMillis(200), LdapLimits.DEFAULTS)) {
+      LdapException e = assertThrows(LdapException.class, () -> c.delete("cn=slow"));
+      assertEquals(ResultCode.TIMEOUT, e.resultCode());
+      LdapMessage request = nextRequest();
+      LdapMessage abandon = nextRequest();
+      assertEquals(new ProtocolOp.AbandonRequest(request.messageId()), abandon.op());
+      // a late response is dropped, and the connection still works
+      reply(LdapMessage.of(request.messageId(), new DeleteResponse(LdapResult.of(
+          ResultCode.SUCCESS))));
+      CompletableFuture<LdapMessage> next = c.send(new DeleteRequest("cn=next"), List.of());
+      LdapMessage r = nextRequest();
+      reply(LdapMessage.of(r.messageId(), new DeleteResponse(LdapResult.of(ResultCode.BUSY))));
+      assertEquals(ResultCode.BUSY, next.get(5, TimeUnit.SECONDS).op().result().resultCode());
+    }
+  }
+
+  @Test
+  void failsOutstandingRequestsWhenTheServerCloses() throws Exception {
+    LdapConnection c = connect();
+    CompletableFuture<LdapMessage> f = c.send(new DeleteRequest("cn=x"), List.of());
+    nextRequest();
+    peer.close();
+    Exception e = assertThrows(Exception.class, () -> f.get(5, TimeUnit.SECONDS));
+    LdapException cause = assertInstanceOf(LdapException.class, e.getCause());
+    assertEquals(ResultCode.SERVER_DOWN, cause.resultCode());
+    waitUntilClosed(c);
+    assertThrows(LdapException.class, () -> c.delete("cn=y"));
+  }
+
+  @Test
+  void failsOnAMalformedResponseAndClosesTheConnection() throws Exception {
+    LdapConnection c = connect();
+    CompletableFuture<LdapMessage> f = c.send(new DeleteRequest("cn=x"), List.of());
+    nextRequest();
+    peer.getOutputStream().write(new byte[] {0x30, 0x03, 0x02, 0x01, (byte) 0xff});
+    peer.getOutputStream().flush();
+    Exception e = assertThrows(Exception.class, () -> f.get(5, TimeUnit.SECONDS));
+    LdapException cause = assertInstanceOf(LdapException.class, e.getCause());
+    assertTrue(cause.getMessage().contains("message ID -1"), cause.getMessage());
+    waitUntilClosed(c);
+  }
+
+  @Test
+  void noticeOfDisconnectionClosesTheConnection() throws Exception {
+    LdapConnection c = connect();
+    CompletableFuture<LdapMessage> f = c.send(new DeleteRequest("cn=x"), List.of());
+    nextRequest();
+    reply(LdapMessage.of(0, new ProtocolOp.ExtendedResponse(LdapResult.of(
+        ResultCode.UNAVAILABLE, "shutting down"), "1.3.6.1.4.1.1466.20036", null)));
+    Exception e = assertThrows(Exception.class, () -> f.get(5, TimeUnit.SECONDS));
+    assertEquals(ResultCode.UNAVAILABLE,
+        assertInstanceOf(LdapException.class, e.getCause()).resultCode());
+    waitUntilClosed(c);
+  }
+
+  @Test
+  void capsPendingRequests() throws Exception {
+    LdapLimits two = LdapLimits.builder().maxPendingRequests(2).build();
+    try (LdapConnection c = connect(Duration.ofSeconds(5), two)) {
+      c.send(new DeleteRequest("cn=1"), List.of());
+      c.send(new DeleteRequest("cn=2"), List.of());
+      LdapException e = assertThrows(LdapException.class,
+          () -> c.send(new DeleteRequest("cn=3"), List.of()));
+      assertTrue(e.getMessage().contains("LdapLimits.maxPendingRequests exceeded: 3 > 2"));
+    }
+  }
+
+  @Test
+  void closeSendsUnbindAndFailsWaiters() throws Exception {
+    LdapConnection c = connect();
+    CompletableFuture<LdapMessage> f = c.send(new DeleteRequest("cn=x"), List.of());
+    nextRequest();
+    c.close();
+    assertInstanceOf(ProtocolOp.UnbindRequest.class, nextRequest().op());
+    assertThrows(Exception.class, () -> f.get(5, TimeUnit.SECONDS));
+    assertFalse(c.isOpen());
+  }
+
+  private static void waitUntilClosed(LdapConnection c) throws InterruptedException {
+    for (int i = 0; i < 250 && c.isOpen(); i++) {
+      Thread.sleep(20);
+    }
+    assertFalse(c.isOpen());
+  }
+}

@@ -1,0 +1,237 @@
+package dev.ferry.ldap.interop;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A throw-away OpenLDAP slapd on a free loopback port, configured in a temp folder (see
+ * /work/shared/recipes/slapd.md): installs Debian's package if missing (as root), writes a
+ * cn=config LDIF with one mdb database, a test CA and a server certificate for StartTLS, starts
+ * slapd and stops it by its own pid.
+ *
+ * <p>If slapd cannot be installed the tests fail, unless FERRY_SKIP_SLAPD=1 is set.
+ */
+final class Slapd implements AutoCloseable {
+  static final String SUFFIX = "dc=example,dc=com";
+  static final String ADMIN = "cn=admin," + SUFFIX;
+  static final String PASSWORD = "secret";
+  private static final Path SLAPD = Path.of("/usr/sbin/slapd");
+  private static final Path SLAPADD = Path.of("/usr/sbin/slapadd");
+
+  final Path dir;
+  final int port;
+  private long pid = -1;
+
+  private Slapd(Path dir, int port) {
+    this.dir = dir;
+    this.port = port;
+  }
+
+  static Slapd start() throws Exception {
+    ensureInstalled();
+    Path dir = Files.createTempDirectory("ferry-slapd-");
+    Slapd s = new Slapd(dir, freePort());
+    try {
+      s.makeCertificates();
+      s.configure();
+      s.launch();
+      return s;
+    } catch (Exception | AssertionError e) {
+      s.close();
+      throw e;
+    }
+  }
+
+  private static void ensureInstalled() throws Exception {
+    if (Files.isExecutable(SLAPD) && Files.isExecutable(SLAPADD)) {
+      return;
+    }
+    boolean skip = "1".equals(System.getenv("FERRY_SKIP_SLAPD"));
+    Path script = Files.createTempFile("install-slapd", ".sh");
+    try (InputStream in = Slapd.class.getResourceAsStream("install-slapd.sh")) {
+      Files.copy(in, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+    Result r = run(Duration.INSTALL, List.of("sh", script.toString()));
+    Files.deleteIfExists(script);
+    if (r.exit != 0 || !Files.isExecutable(SLAPD)) {
+      String why = "OpenLDAP slapd is not installed and could not be installed (exit " + r.exit
+          + "):\n" + r.output + "\nRun as root with Debian's package registry reachable, or set"
+          + " FERRY_SKIP_SLAPD=1 to skip the interop tests.";
+      Assumptions.assumeFalse(skip, why);
+      fail(why);
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private void makeCertificates() throws Exception {
+    String ca = dir.resolve("ca").toString();
+    String server = dir.resolve("server").toString();
+    check(run(Duration.TOOL, List.of("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+        "-keyout", ca + ".key", "-out", ca + ".pem", "-days", "2", "-subj", "/CN=Ferry Test CA")));
+    check(run(Duration.TOOL, List.of("openssl", "req", "-newkey", "rsa:2048", "-nodes",
+        "-keyout", server + ".key", "-out", server + ".csr", "-subj", "/CN=localhost")));
+    Files.writeString(dir.resolve("san.ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
+    check(run(Duration.TOOL, List.of("openssl", "x509", "-req", "-in", server + ".csr", "-CA",
+        ca + ".pem", "-CAkey", ca + ".key", "-CAcreateserial", "-out", server + ".pem",
+        "-days", "2", "-extfile", dir.resolve("san.ext").toString())));
+  }
+
+  private void configure() throws Exception {
+    Files.createDirectories(dir.resolve("slapd.d"));
+    Files.createDirectories(dir.resolve("data"));
+    String ldif = """
+        dn: cn=config
+        objectClass: olcGlobal
+        cn: config
+        olcPidFile: DIR/slapd.pid
+        olcArgsFile: DIR/slapd.args
+        olcTLSCACertificateFile: DIR/ca.pem
+        olcTLSCertificateFile: DIR/server.pem
+        olcTLSCertificateKeyFile: DIR/server.key
+
+        dn: cn=module,cn=config
+        objectClass: olcModuleList
+        cn: module
+        olcModulePath: /usr/lib/ldap
+        olcModuleLoad: back_mdb.so
+
+        dn: cn=schema,cn=config
+        objectClass: olcSchemaConfig
+        cn: schema
+
+        include: file:///etc/ldap/schema/core.ldif
+
+        include: file:///etc/ldap/schema/cosine.ldif
+
+        include: file:///etc/ldap/schema/nis.ldif
+
+        include: file:///etc/ldap/schema/inetorgperson.ldif
+
+        dn: olcDatabase={-1}frontend,cn=config
+        objectClass: olcDatabaseConfig
+        objectClass: olcFrontendConfig
+        olcDatabase: {-1}frontend
+        olcSizeLimit: 1000
+
+        dn: olcDatabase={1}mdb,cn=config
+        objectClass: olcDatabaseConfig
+        objectClass: olcMdbConfig
+        olcDatabase: {1}mdb
+        olcSuffix: SUFFIX
+        olcRootDN: ADMIN
+        olcRootPW: PASSWORD
+        olcDbDirectory: DIR/data
+        olcDbMaxSize: 67108864
+        olcAccess: to * by * read
+        """.replace("DIR", dir.toString()).replace("SUFFIX", SUFFIX).replace("ADMIN", ADMIN)
+        .replace("PASSWORD", PASSWORD);
+    Files.writeString(dir.resolve("config.ldif"), ldif);
+    check(run(Duration.TOOL, List.of(SLAPADD.toString(), "-n", "0", "-F",
+        dir.resolve("slapd.d").toString(), "-l", dir.resolve("config.ldif").toString())));
+  }
+
+  private void launch() throws Exception {
+    // slapd daemonises: the launcher exits once the listener is up, leaving its pid file.
+    check(run(Duration.TOOL, List.of(SLAPD.toString(), "-F", dir.resolve("slapd.d").toString(),
+        "-h", "ldap://127.0.0.1:" + port + "/")));
+    Path pidFile = dir.resolve("slapd.pid");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!Files.exists(pidFile) || Files.readString(pidFile).isBlank()) {
+      if (System.nanoTime() > deadline) {
+        fail("slapd wrote no pid file within 10 s");
+      }
+      Thread.sleep(20);
+    }
+    pid = Long.parseLong(Files.readString(pidFile).trim());
+  }
+
+  /** Returns a socket factory that trusts only the test CA. */
+  SSLSocketFactory trustingTestCa() throws Exception {
+    KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+    ks.load(null, null);
+    try (InputStream in = Files.newInputStream(dir.resolve("ca.pem"))) {
+      ks.setCertificateEntry("ca", CertificateFactory.getInstance("X.509")
+          .generateCertificate(in));
+    }
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(ks);
+    SSLContext ctx = SSLContext.getInstance("TLS");
+    ctx.init(null, tmf.getTrustManagers(), null);
+    return ctx.getSocketFactory();
+  }
+
+  /** Stops slapd (only its own pid) and deletes the folder. */
+  @Override
+  public void close() throws Exception {
+    if (pid > 0) {
+      ProcessHandle.of(pid).ifPresent(p -> {
+        p.destroy();
+        try {
+          p.onExit().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          p.destroyForcibly();
+        }
+      });
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    }
+  }
+
+  private enum Duration {
+    TOOL(30), INSTALL(600);
+
+    final int seconds;
+
+    Duration(int seconds) {
+      this.seconds = seconds;
+    }
+  }
+
+  private record Result(int exit, String output) {}
+
+  private static Result run(Duration limit, List<String> command) throws Exception {
+    // Output goes to a file, not a pipe: a daemon child could hold a pipe open forever.
+    Path log = Files.createTempFile("ferry-cmd", ".log");
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(log.toFile()).start();
+      p.getOutputStream().close();
+      if (!p.waitFor(limit.seconds, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        fail(command + " did not finish within " + limit.seconds + " s");
+      }
+      return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    } finally {
+      Files.deleteIfExists(log);
+    }
+  }
+
+  private static void check(Result r) {
+    if (r.exit != 0) {
+      fail("command failed (exit " + r.exit + "): " + r.output);
+    }
+  }
+}
