@@ -22,6 +22,10 @@ public final class BenchChecks {
       BrokerCopyBenchmark.check(in, p, bh);
       System.out.println("broker copy ok: body " + size + ", envelope " + in.envelope.length);
     }
+    for (int size : new int[] {0, 1024, 1048576, 12582912}) {
+      MtomCodecBenchmark.check(size);
+      System.out.println("mtom codecs ok: blob " + size);
+    }
     bh.evaporate("Yes, I am Stephen Hawking, and know a thing or two about black holes.");
   }
 }
