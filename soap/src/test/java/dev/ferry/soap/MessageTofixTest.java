@@ -1,0 +1,40 @@
+package dev.ferry.soap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ferry.bytes.ByteString;
+import jakarta.xml.soap.MessageFactory;
+import jakarta.xml.soap.MimeHeaders;
+import jakarta.xml.soap.SOAPMessage;
+import java.io.ByteArrayInputStream;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+/** Known bugs, found by the peer interop work; each test states the right behaviour. */
+class MessageTofixTest {
+  static final String S11 = "http://schemas.xmlsoap.org/soap/envelope/";
+
+  @Test
+  @Disabled("bug: a self-closing <s:Header/> is indexed with an empty close slice, so"
+      + " MessageBuffer.write puts added header blocks after <s:Header/>, outside the Header,"
+      + " between Header and Body")
+  void headerBlockAddedToSelfClosingHeaderLandsInsideIt() throws Exception {
+    SoapCodec codec = SoapCodec.create();
+    String env = "<s:Envelope xmlns:s=\"" + S11 + "\"><s:Header/><s:Body><a/></s:Body>"
+        + "</s:Envelope>";
+    Message copy = codec.parse(ByteString.encodeUtf8(env)).toMessage().copy();
+    copy.addressing().setTo("http://backend");
+    byte[] out = copy.toByteString().toByteArray();
+
+    assertThat(new String(out, java.nio.charset.StandardCharsets.UTF_8))
+        .doesNotContain("<s:Header/>");
+    assertThat(codec.parse(ByteString.of(out)).toMessage().addressing().to())
+        .isEqualTo("http://backend");
+    MimeHeaders h = new MimeHeaders();
+    h.addHeader("Content-Type", "text/xml; charset=utf-8");
+    SOAPMessage saaj = MessageFactory.newInstance().createMessage(h,
+        new ByteArrayInputStream(out));
+    assertThat(saaj.getSOAPHeader().getElementsByTagNameNS(Addressing.NS, "To").getLength())
+        .isOne();
+  }
+}
