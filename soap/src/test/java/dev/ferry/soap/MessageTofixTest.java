@@ -7,6 +7,7 @@ import jakarta.xml.soap.MessageFactory;
 import jakarta.xml.soap.MimeHeaders;
 import jakarta.xml.soap.SOAPMessage;
 import java.io.ByteArrayInputStream;
+import dev.ferry.soap.PeerMessages.Written;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
@@ -36,5 +37,23 @@ class MessageTofixTest {
         new ByteArrayInputStream(out));
     assertThat(saaj.getSOAPHeader().getElementsByTagNameNS(Addressing.NS, "To").getLength())
         .isOne();
+  }
+
+  @Test
+  @Disabled("bug: Message.bodyReader() resolves xop:Include only while the headers are the"
+      + " received ones; after copy().addressing().setTo(...) on an MTOM message the includes"
+      + " read as plain elements, though the copy shares the package (its Javadoc: with a"
+      + " package, xop:Include elements read as the package's XopReader says)")
+  void includesStillResolveAfterAHeaderChange() throws Exception {
+    Written w = PeerMessages.ferryTestMtom(SoapVersion.SOAP_12, "ferry", new byte[] {1, 2, 3});
+    try (MessageBuffer buf = SoapCodec.create().read(new ByteArrayInputStream(w.bytes()),
+        w.contentType())) {
+      Message m = buf.toMessage();
+      assertThat(PeerMessages.includes(m)).hasSize(1);
+      Message copy = m.copy();
+      copy.addressing().setTo("http://backend");
+      assertThat(PeerMessages.includes(copy)).extracting(i -> i.bytes().hex())
+          .containsExactly("010203");
+    }
   }
 }
