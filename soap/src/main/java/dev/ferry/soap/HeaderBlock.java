@@ -21,9 +21,17 @@ public final class HeaderBlock {
   private final String address;
   private final ByteString xml;
   private final ByteString leading;
+  /** For a block read from an envelope: that envelope, and where leading + xml lie in it. */
+  private final ByteString origin;
+  private final int originStart;
 
   HeaderBlock(QName name, boolean mustUnderstand, String role, String text, String address,
       ByteString xml, ByteString leading) {
+    this(name, mustUnderstand, role, text, address, xml, leading, null, -1);
+  }
+
+  HeaderBlock(QName name, boolean mustUnderstand, String role, String text, String address,
+      ByteString xml, ByteString leading, ByteString origin, int originStart) {
     this.name = name;
     this.mustUnderstand = mustUnderstand;
     this.role = role;
@@ -31,6 +39,8 @@ public final class HeaderBlock {
     this.address = address;
     this.xml = xml;
     this.leading = leading;
+    this.origin = origin;
+    this.originStart = originStart;
   }
 
   /**
@@ -92,6 +102,11 @@ public final class HeaderBlock {
   /** Returns this block preceded by {@code whitespace} (to keep a replaced block's layout). */
   HeaderBlock withLeading(ByteString whitespace) {
     return new HeaderBlock(name, mustUnderstand, role, text, address, xml, whitespace);
+  }
+
+  /** Returns where this block (with its leading white space) starts in {@code envelope}, or -1. */
+  int startIn(ByteString envelope) {
+    return origin == envelope ? originStart : -1;
   }
 
   static String escape(String s) {

@@ -127,33 +127,80 @@ public final class MessageBuffer implements Closeable {
    * {@code body} (null: this buffer's body) as its Body element.
    */
   void write(OutputStream out, List<HeaderBlock> blocks, ByteString body) throws IOException {
+    Splice w = new Splice(out);
     // A self-closing <Header/> is written as it was only while it stays empty.
     boolean hasHeader = headerOpenStart >= 0 && !(headerSelfClosing && !blocks.isEmpty());
-    int prologEnd = headerOpenStart >= 0 ? headerOpenStart : bodyStart;
-    envelope.subSequence(0, prologEnd).writeTo(out);
+    w.original(0, headerOpenStart >= 0 ? headerOpenStart : bodyStart);
     if (hasHeader || !blocks.isEmpty()) {
       if (hasHeader) {
-        envelope.subSequence(headerOpenStart, headerOpenEnd - headerOpenStart).writeTo(out);
+        w.original(headerOpenStart, headerOpenEnd);
       } else {
-        out.write(('<' + qualified("Header") + '>').getBytes(java.nio.charset.StandardCharsets
-            .UTF_8));
+        w.bytes(ByteString.encodeUtf8('<' + qualified("Header") + '>'));
       }
       for (HeaderBlock b : blocks) {
-        b.leading().writeTo(out);
-        b.xml().writeTo(out);
+        int at = b.startIn(envelope);
+        if (at >= 0) {
+          w.original(at, at + b.leading().size() + b.xml().size());
+        } else {
+          w.bytes(b.leading());
+          w.bytes(b.xml());
+        }
       }
       if (hasHeader) {
-        envelope.subSequence(headerCloseStart, headerCloseEnd - headerCloseStart).writeTo(out);
+        w.original(headerCloseStart, headerCloseEnd);
       } else {
-        out.write(("</" + qualified("Header") + '>').getBytes(java.nio.charset.StandardCharsets
-            .UTF_8));
+        w.bytes(ByteString.encodeUtf8("</" + qualified("Header") + '>'));
       }
       if (headerOpenStart >= 0) {
-        envelope.subSequence(headerCloseEnd, bodyStart - headerCloseEnd).writeTo(out);
+        w.original(headerCloseEnd, bodyStart);
       }
     }
-    (body != null ? body : body()).writeTo(out);
-    envelope.subSequence(bodyEnd).writeTo(out);
+    if (body != null) {
+      w.bytes(body);
+    } else {
+      w.original(bodyStart, bodyEnd);
+    }
+    w.original(bodyEnd, envelope.size());
+    w.flush();
+  }
+
+  /**
+   * Writes pieces of an envelope, joining ranges of the original bytes that follow each other
+   * into one write: an envelope with one header replaced is written in a handful of writes, not
+   * one per block.
+   */
+  private final class Splice {
+    private final OutputStream out;
+    private int runStart = -1;
+    private int runEnd = -1;
+
+    Splice(OutputStream out) {
+      this.out = out;
+    }
+
+    void original(int start, int end) throws IOException {
+      if (start == end) {
+        return;
+      }
+      if (start != runEnd) {
+        flush();
+        runStart = start;
+      }
+      runEnd = end;
+    }
+
+    void bytes(ByteString b) throws IOException {
+      flush();
+      b.writeTo(out);
+    }
+
+    void flush() throws IOException {
+      if (runStart >= 0 && runEnd > runStart) {
+        envelope.subSequence(runStart, runEnd - runStart).writeTo(out);
+      }
+      runStart = -1;
+      runEnd = -1;
+    }
   }
 
   /** Returns true if {@code blocks} are exactly this buffer's blocks, in order. */
@@ -304,7 +351,7 @@ public final class MessageBuffer implements Closeable {
       HeaderBlock b = new HeaderBlock(name, "1".equals(mu) || "true".equals(mu), role,
           simple ? text.toString().strip() : null, address,
           envelope.subSequence(start, end - start), envelope.subSequence(lastEnd,
-              start - lastEnd));
+              start - lastEnd), envelope, lastEnd);
       lastEnd = end;
       return b;
     }
