@@ -10,6 +10,8 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.ref.Cleaner;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -21,8 +23,12 @@ import java.util.Objects;
  * closed is reclaimed by a {@link Cleaner} once it is unreachable. {@code File.deleteOnExit} is
  * never used: in a long-running server its list only grows.
  *
- * <p>A spool may be read while it is still written: each stream from {@link #openStream()} sees
- * the bytes written before each of its reads. Writing is not thread-safe; reading streams may be
+ * <p>In memory the bytes are kept in chunks that are appended, never copied to grow (a chunk
+ * is as large as all before it, from 8 KiB), so a spool allocates about what it holds.
+ *
+ * <p>A spool may be read while it is still written: a stream from {@link #openStream()} sees the
+ * bytes written before it was opened while the spool is in memory, and those written before each
+ * of its reads once the spool is in a file. Writing is not thread-safe; reading streams may be
  * used from other threads once writing is done.
  *
  * <pre>{@code
@@ -44,7 +50,10 @@ public final class Spool extends OutputStream {
   private final int memoryThresholdBytes;
   private final long maxBytes;
   private final Path directory;
-  private ByteStringBuilder memory = new ByteStringBuilder(0);
+  private static final int FIRST_CHUNK_BYTES = 8 * 1024;
+
+  private List<byte[]> chunks = new ArrayList<>(); // in memory: all full but the last
+  private int lastChunkUsed;
   private SpoolFile file; // non-null once spilled
   private Cleaner.Cleanable cleanable;
   private long size;
@@ -78,15 +87,35 @@ public final class Spool extends OutputStream {
     if (size + byteCount > maxBytes) {
       throw new LimitExceededException("Spool.maxBytes", maxBytes, size + byteCount, size);
     }
-    if (file == null && memory.size() + (long) byteCount > memoryThresholdBytes) {
+    if (file == null && size + byteCount > memoryThresholdBytes) {
       spill();
     }
     if (file == null) {
-      memory.append(src, offset, byteCount);
+      appendToMemory(src, offset, byteCount);
     } else {
       file.write(src, offset, byteCount);
     }
     size += byteCount;
+  }
+
+  /** Appends to the memory chunks; the caller has checked that the threshold allows it. */
+  private void appendToMemory(byte[] src, int offset, int byteCount) {
+    long held = size;
+    while (byteCount > 0) {
+      byte[] last = chunks.isEmpty() ? null : chunks.get(chunks.size() - 1);
+      if (last == null || lastChunkUsed == last.length) {
+        long room = memoryThresholdBytes - held; // never more than the threshold in all
+        last = new byte[(int) Math.min(Math.max(FIRST_CHUNK_BYTES, held), Math.max(room, 1))];
+        chunks.add(last);
+        lastChunkUsed = 0;
+      }
+      int n = Math.min(byteCount, last.length - lastChunkUsed);
+      System.arraycopy(src, offset, last, lastChunkUsed, n);
+      lastChunkUsed += n;
+      offset += n;
+      byteCount -= n;
+      held += n;
+    }
   }
 
   /** Copies every byte of {@code in} into this spool; returns how many. */
@@ -119,7 +148,7 @@ public final class Spool extends OutputStream {
   public InputStream openStream() throws IOException {
     ensureOpen();
     if (file == null) {
-      return memory.toByteString().asInputStream();
+      return new ChunkInputStream(List.copyOf(chunks), size);
     }
     return file.openStream(this::size);
   }
@@ -132,15 +161,20 @@ public final class Spool extends OutputStream {
    */
   public ByteString toByteString() throws IOException {
     ensureOpen();
-    if (file == null) {
-      return memory.toByteString();
+    if (file == null && chunks.size() == 1) {
+      return ByteString.wrapOwned(chunks.get(0), 0, (int) size); // later writes go past it
     }
     if (size > Integer.MAX_VALUE - 8) {
       throw new IOException("spool of " + size + " bytes is too large for a ByteString");
     }
+    byte[] all = new byte[(int) size]; // exactly once: no growing, no chunk list to join
     try (InputStream in = openStream()) {
-      return ByteString.readFrom(in, (int) size);
+      int n = in.readNBytes(all, 0, all.length);
+      if (n != all.length) {
+        throw new IOException("spool of " + size + " bytes read back only " + n);
+      }
     }
+    return ByteString.wrapOwned(all, 0, all.length);
   }
 
   /** Copies the content to {@code out}. */
@@ -157,7 +191,7 @@ public final class Spool extends OutputStream {
       return;
     }
     closed = true;
-    memory = null;
+    chunks = null;
     if (cleanable != null) {
       cleanable.clean();
     }
@@ -167,18 +201,65 @@ public final class Spool extends OutputStream {
     SpoolFile f = SpoolFile.create(directory);
     cleanable = CLEANER.register(this, f);
     try {
-      memory.writeTo(f.asOutputStream());
+      long left = size;
+      for (byte[] chunk : chunks) {
+        int n = (int) Math.min(chunk.length, left);
+        f.write(chunk, 0, n);
+        left -= n;
+      }
     } catch (IOException | UncheckedIOException e) {
       cleanable.clean();
       throw e;
     }
     file = f;
-    memory = null;
+    chunks = null;
   }
 
   private void ensureOpen() throws IOException {
     if (closed) {
       throw new IOException("spool is closed");
+    }
+  }
+
+  /** Reads the first {@code size} bytes of a list of chunks. */
+  private static final class ChunkInputStream extends InputStream {
+    private final List<byte[]> chunks;
+    private final long size;
+    private long pos;
+    private int chunk;
+    private int inChunk;
+
+    ChunkInputStream(List<byte[]> chunks, long size) {
+      this.chunks = chunks;
+      this.size = size;
+    }
+
+    @Override
+    public int read() {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      Objects.checkFromIndexSize(off, len, b.length);
+      if (pos >= size) {
+        return len == 0 ? 0 : -1;
+      }
+      int n = 0;
+      while (n < len && pos < size) {
+        byte[] c = chunks.get(chunk);
+        int k = (int) Math.min(Math.min(len - n, c.length - inChunk), size - pos);
+        System.arraycopy(c, inChunk, b, off + n, k);
+        n += k;
+        pos += k;
+        inChunk += k;
+        if (inChunk == c.length) {
+          chunk++;
+          inChunk = 0;
+        }
+      }
+      return n;
     }
   }
 

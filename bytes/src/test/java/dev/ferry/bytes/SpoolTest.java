@@ -56,6 +56,40 @@ class SpoolTest {
   }
 
   @Test
+  void memoryGrowsInChunksWithoutLosingOrder() throws Exception {
+    byte[] data = new byte[200_000];
+    new Random(7).nextBytes(data);
+    try (Spool spool = Spool.builder().memoryThresholdBytes(256 * 1024).directory(dir).build()) {
+      for (int i = 0; i < data.length; ) {
+        int n = Math.min(1 + i % 997, data.length - i);
+        spool.write(data, i, n);
+        i += n;
+      }
+      assertThat(spool.isInMemory()).isTrue();
+      InputStream early = spool.openStream();
+      assertThat(spool.toByteString().toByteArray()).isEqualTo(data);
+      assertThat(early.readAllBytes()).isEqualTo(data);
+      spool.write(new byte[100_000]); // spills: the bytes move to a file, in order
+      assertThat(spool.isInMemory()).isFalse();
+      byte[] all = spool.openStream().readAllBytes();
+      assertThat(all).hasSize(300_000);
+      assertThat(java.util.Arrays.copyOf(all, data.length)).isEqualTo(data);
+    }
+  }
+
+  @Test
+  void aSmallSpoolHandsOutItsOneChunkWithoutACopy() throws Exception {
+    try (Spool spool = Spool.builder().directory(dir).build()) {
+      spool.write("abc".getBytes());
+      ByteString first = spool.toByteString();
+      spool.write("def".getBytes());
+      assertThat(first.utf8()).isEqualTo("abc");
+      assertThat(spool.toByteString().utf8()).isEqualTo("abcdef");
+      assertThat(spool.toByteString().array()).isSameAs(first.array());
+    }
+  }
+
+  @Test
   void aStreamSeesBytesWrittenAfterItOpened() throws Exception {
     try (Spool spool = Spool.builder().memoryThresholdBytes(0).directory(dir).build()) {
       spool.write(new byte[] {1, 2});
