@@ -24,7 +24,7 @@ import java.util.Objects;
  * never used: in a long-running server its list only grows.
  *
  * <p>In memory the bytes are kept in chunks that are appended, never copied to grow (a chunk
- * is as large as all before it, from 8 KiB), so a spool allocates about what it holds.
+ * is as large as all before it, from 2 KiB), so a spool allocates about what it holds.
  *
  * <p>A spool may be read while it is still written: a stream from {@link #openStream()} sees the
  * bytes written before it was opened while the spool is in memory, and those written before each
@@ -50,7 +50,7 @@ public final class Spool extends OutputStream {
   private final int memoryThresholdBytes;
   private final long maxBytes;
   private final Path directory;
-  private static final int FIRST_CHUNK_BYTES = 8 * 1024;
+  private static final int FIRST_CHUNK_BYTES = 2 * 1024;
 
   private List<byte[]> chunks = new ArrayList<>(); // in memory: all full but the last
   private int lastChunkUsed;
