@@ -27,6 +27,12 @@ public final class SpoolFile implements Runnable {
   private static final Set<PosixFilePermission> OWNER_ONLY =
       EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
 
+  /**
+   * Largest single channel transfer: a heap buffer passes through a temporary direct buffer of
+   * its own size, so a 12 MiB read would make (and the JDK might cache) a 12 MiB one.
+   */
+  private static final int MAX_TRANSFER_BYTES = 64 * 1024;
+
   private final Path path;
   private final FileChannel channel;
   private long writePosition;
@@ -70,9 +76,13 @@ public final class SpoolFile implements Runnable {
 
   /** Appends bytes at the end of the file. */
   public void write(byte[] src, int offset, int byteCount) throws IOException {
-    ByteBuffer b = ByteBuffer.wrap(src, offset, byteCount);
-    while (b.hasRemaining()) {
-      writePosition += channel.write(b, writePosition);
+    for (int done = 0; done < byteCount; ) {
+      int n = Math.min(byteCount - done, MAX_TRANSFER_BYTES);
+      ByteBuffer b = ByteBuffer.wrap(src, offset + done, n);
+      while (b.hasRemaining()) {
+        writePosition += channel.write(b, writePosition);
+      }
+      done += n;
     }
   }
 
@@ -109,8 +119,8 @@ public final class SpoolFile implements Runnable {
         if (left <= 0) {
           return byteCount == 0 ? 0 : -1;
         }
-        int n = channel.read(ByteBuffer.wrap(dest, offset, (int) Math.min(byteCount, left)),
-            position);
+        int want = (int) Math.min(Math.min(byteCount, left), MAX_TRANSFER_BYTES);
+        int n = channel.read(ByteBuffer.wrap(dest, offset, want), position);
         if (n > 0) {
           position += n;
         }
