@@ -204,18 +204,25 @@ public final class Message {
 
   /** Writes the envelope (not the attachments) to {@code out}. */
   public void writeTo(OutputStream out) throws IOException {
-    if (body == null && buffer.isOriginal(headers)) {
-      buffer.envelope().writeTo(out); // untouched: the bytes as received
+    if (isUntouched()) {
+      buffer.envelope().writeTo(out); // the bytes as received
       return;
     }
     buffer.write(out, headers, body);
   }
 
-  /** Returns the envelope as bytes. */
+  /** Returns the envelope as bytes: the received bytes themselves while nothing changed. */
   public ByteString toByteString() throws IOException {
+    if (isUntouched()) {
+      return buffer.envelope();
+    }
     ByteStringBuilder b = new ByteStringBuilder(buffer.envelope().size() + 256);
-    writeTo(b.asOutputStream());
+    buffer.write(b.asOutputStream(), headers, body);
     return b.toByteString();
+  }
+
+  private boolean isUntouched() {
+    return body == null && buffer.isOriginal(headers);
   }
 
   @Override
