@@ -522,7 +522,7 @@ public final class MultipartParser {
 
   private Event headerLines(byte[] in) throws MimeException {
     while (pos < limitEnd) {
-      int lf = indexOf(in, (byte) '\n', pos, limitEnd);
+      int lf = Bytes.indexOf(in, (byte) '\n', pos, limitEnd);
       int stop = lf < 0 ? limitEnd : lf + 1;
       appendHeaderBytes(in, pos, stop);
       pos = stop;
@@ -610,15 +610,6 @@ public final class MultipartParser {
     return new String(b, StandardCharsets.ISO_8859_1);
   }
 
-  private static int indexOf(byte[] buf, byte b, int start, int end) {
-    for (int i = start; i < end; i++) {
-      if (buf[i] == b) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
   private static byte[] checkBoundary(String boundary, MimeLimits limits, boolean lenient)
       throws MimeException {
     if (boundary == null || boundary.isEmpty()) {
@@ -628,13 +619,10 @@ public final class MultipartParser {
       throw MimeException.limitExceeded("MimeLimits.maxBoundaryLength",
           limits.maxBoundaryLength(), boundary.length(), -1, "Content-Type boundary");
     }
-    for (int i = 0; i < boundary.length(); i++) {
-      char c = boundary.charAt(i);
-      boolean ok = lenient ? c >= ' ' && c < 127 : Boundaries.isBchar(c);
-      if (!ok || (c == ' ' && i == boundary.length() - 1)) {
-        throw new MimeException("invalid character " + Bytes.describe((byte) c)
-            + " in boundary (RFC 2046 bchars)", -1, "Content-Type boundary");
-      }
+    int bad = Boundaries.firstInvalid(boundary, lenient);
+    if (bad >= 0) {
+      throw new MimeException("invalid character " + Bytes.describe((byte) boundary.charAt(bad))
+          + " in boundary (RFC 2046 bchars)", -1, "Content-Type boundary");
     }
     return boundary.getBytes(StandardCharsets.ISO_8859_1);
   }

@@ -188,11 +188,10 @@ public final class MultipartWriter implements Closeable {
       throw new IllegalArgumentException("boundary must be 1 to 70 characters, not ending in"
           + " a space: \"" + boundary + "\"");
     }
-    for (int i = 0; i < boundary.length(); i++) {
-      char c = boundary.charAt(i);
-      if (!Boundaries.isBchar(c)) {
-        throw new IllegalArgumentException("invalid boundary character '" + c + "'");
-      }
+    int bad = Boundaries.firstInvalid(boundary, false);
+    if (bad >= 0) {
+      throw new IllegalArgumentException("invalid boundary character '" + boundary.charAt(bad)
+          + "'");
     }
     return boundary;
   }

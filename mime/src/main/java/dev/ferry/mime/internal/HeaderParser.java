@@ -24,7 +24,7 @@ public final class HeaderParser {
     StringBuilder value = new StringBuilder();
     int count = 0;
     while (lineStart < length) {
-      int lf = indexOf(buf, (byte) '\n', lineStart, length);
+      int lf = Bytes.indexOf(buf, (byte) '\n', lineStart, length);
       int contentEnd = lf > lineStart && buf[lf - 1] == '\r' ? lf - 1 : lf;
       byte first = buf[lineStart];
       if (first == ' ' || first == '\t') {
@@ -37,7 +37,7 @@ public final class HeaderParser {
         if (name != null) {
           sink.field(name, value.toString().strip());
         }
-        int colon = indexOf(buf, (byte) ':', lineStart, contentEnd);
+        int colon = Bytes.indexOf(buf, (byte) ':', lineStart, contentEnd);
         if (colon < 0) {
           sink.fail("header line without ':'", lineStart, null);
           return;
@@ -81,14 +81,5 @@ public final class HeaderParser {
 
   private static String text(byte[] buf, int start, int end) {
     return new String(buf, start, end - start, StandardCharsets.UTF_8);
-  }
-
-  static int indexOf(byte[] buf, byte b, int start, int end) {
-    for (int i = start; i < end; i++) {
-      if (buf[i] == b) {
-        return i;
-      }
-    }
-    return -1;
   }
 }
