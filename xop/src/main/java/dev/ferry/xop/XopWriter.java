@@ -1,6 +1,7 @@
 package dev.ferry.xop;
 
 import dev.ferry.bytes.ByteSequence;
+import dev.ferry.bytes.ByteString;
 import dev.ferry.mime.ContentIds;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeHeaders;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.SequenceInputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -97,16 +99,30 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
   public void writeBinary(byte[] data, int offset, int length, String contentType)
       throws XMLStreamException {
     java.util.Objects.checkFromIndexSize(offset, length, data.length);
-    writeBinary(dev.ferry.bytes.ByteString.copyOf(data, offset, length), contentType);
+    if (policy.attaches(length)) {
+      // copied: the caller may reuse its array before the attachment is written at close
+      include(new Pending(multipart.nextContentId(), contentType, null,
+          dev.ferry.bytes.ByteString.copyOf(data, offset, length)));
+    } else {
+      writeBase64(ByteBuffer.wrap(data, offset, length));
+    }
   }
 
   /** Writes {@code data} as element content; an attachment shares it, without a copy. */
   public void writeBinary(ByteSequence data, String contentType) throws XMLStreamException {
-    if (policy.attaches(data.size())) {
-      include(new Pending(multipart.nextContentId(), contentType, null, data.toByteString()));
+    ByteString bytes = data.toByteString();
+    if (policy.attaches(bytes.size())) {
+      include(new Pending(multipart.nextContentId(), contentType, null, bytes));
     } else {
-      xml.writeCharacters(Base64.getEncoder().encodeToString(data.toByteArray()));
+      writeBase64(bytes.asByteBuffer());
     }
+  }
+
+  /** Encodes straight from the caller's bytes; the only copy is base64's own output. */
+  private void writeBase64(ByteBuffer data) throws XMLStreamException {
+    ByteBuffer encoded = Base64.getEncoder().encode(data);
+    xml.writeCharacters(new String(encoded.array(), encoded.arrayOffset(), encoded.remaining(),
+        java.nio.charset.StandardCharsets.ISO_8859_1));
   }
 
   /**
