@@ -167,13 +167,10 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
 
   private void writeBase64(InputStream in) throws IOException, XMLStreamException {
     byte[] chunk = new byte[BASE64_CHUNK];
-    Base64.Encoder encoder = Base64.getEncoder();
     while (true) {
       int n = in.readNBytes(chunk, 0, chunk.length);
       if (n > 0) {
-        String text = encoder.encodeToString(n == chunk.length ? chunk
-            : java.util.Arrays.copyOf(chunk, n));
-        xml.writeCharacters(text);
+        writeBase64(ByteBuffer.wrap(chunk, 0, n));
       }
       if (n < chunk.length) {
         return;
