@@ -210,27 +210,8 @@ public final class MimeHeaders {
   /** Parses {@code buf[0, length)}, whose first byte is at absolute {@code baseOffset}. */
   static MimeHeaders parse(byte[] buf, int length, MimeLimits limits, long baseOffset,
       String context) throws MimeException {
-    List<Field> fields = new ArrayList<>();
-    MimeException[] error = new MimeException[1];
-    HeaderParser.parse(buf, length, limits.maxHeaderCount(), new HeaderParser.Sink() {
-      @Override
-      public void field(String name, String value) {
-        fields.add(new Field(name, value));
-      }
-
-      @Override
-      public void fail(String reason, int relativeOffset, String header) {
-        long at = baseOffset + relativeOffset;
-        error[0] = reason == null
-            ? MimeException.limitExceeded("MimeLimits.maxHeaderCount", limits.maxHeaderCount(),
-                limits.maxHeaderCount() + 1L, at, context + " > header \"" + header + "\"")
-            : new MimeException(reason, at, context);
-      }
-    });
-    if (error[0] != null) {
-      throw error[0];
-    }
-    return ofParsed(fields);
+    return ofParsed(HeaderParser.parse(buf, length, limits.maxHeaderCount(), baseOffset,
+        context));
   }
 
   static MimeHeaders ofParsed(List<Field> fields) {
