@@ -1,7 +1,6 @@
 package dev.ferry.cli;
 
 import dev.ferry.mime.MediaType;
-import dev.ferry.mime.MimeLimits;
 import dev.ferry.mime.Part;
 import dev.ferry.mime.TransferEncodings;
 import java.io.IOException;
@@ -15,6 +14,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -33,14 +33,7 @@ final class MimeInspect implements Callable<Integer> {
       description = "A MIME entity (headers and body), an HTTP request, or a bare body.")
   Path file;
 
-  @Option(names = "--content-type", paramLabel = "TYPE",
-      description = "The Content-Type, if the file does not start with it.")
-  String contentType;
-
-  @Option(names = "--line-ends", defaultValue = "AUTO",
-      description = "AUTO (from the first delimiter line), STRICT (CRLF) or LENIENT (CRLF or"
-          + " LF). Default: ${DEFAULT-VALUE}.")
-  MessageFile.LineEnds lineEnds;
+  @Mixin MessageOptions message;
 
   @Option(names = "--json", description = "Print JSON instead of a table.")
   boolean json;
@@ -50,7 +43,7 @@ final class MimeInspect implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    var opened = MessageFile.open(file, contentType, lineEnds, MimeLimits.DEFAULTS);
+    var opened = message.open(file);
     List<Row> rows = new ArrayList<>();
     try (var reader = opened.reader()) {
       for (Part p; (p = reader.nextPart()) != null; ) {

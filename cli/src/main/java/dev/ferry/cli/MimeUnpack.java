@@ -1,7 +1,6 @@
 package dev.ferry.cli;
 
 import dev.ferry.mime.MediaType;
-import dev.ferry.mime.MimeLimits;
 import dev.ferry.mime.Part;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -41,18 +41,12 @@ final class MimeUnpack implements Callable<Integer> {
       description = "Directory for the parts (created if missing).")
   Path dir;
 
-  @Option(names = "--content-type", paramLabel = "TYPE",
-      description = "The Content-Type, if the file does not start with it.")
-  String contentType;
-
-  @Option(names = "--line-ends", defaultValue = "AUTO",
-      description = "AUTO, STRICT or LENIENT. Default: ${DEFAULT-VALUE}.")
-  MessageFile.LineEnds lineEnds;
+  @Mixin MessageOptions message;
 
   @Override
   public Integer call() throws IOException {
     Files.createDirectories(dir);
-    var opened = MessageFile.open(file, contentType, lineEnds, MimeLimits.DEFAULTS);
+    var opened = message.open(file);
     PrintWriter console = spec.commandLine().getOut();
     StringBuilder index = new StringBuilder("file\tcontent_id\tcontent_type\tbytes\n");
     int count = 0;
