@@ -3,6 +3,7 @@ module dev.ferry.xop {
   requires transitive dev.ferry.mime;
   requires transitive java.xml;
   requires com.ctc.wstx;
+  requires org.codehaus.stax2;
 
   exports dev.ferry.xop;
 }

@@ -211,6 +211,15 @@ public final class Message {
     buffer.write(out, headers, body);
   }
 
+  /**
+   * Returns this message as it goes on the wire: the envelope (as {@link #writeTo} writes it)
+   * and, for a multipart package, every attachment, forwarded without a spool where not read
+   * yet. The package is consumed by writing, so a message is sent once.
+   */
+  public Payload toPayload() {
+    return new MessagePayload(this);
+  }
+
   /** Returns the envelope as bytes: the received bytes themselves while nothing changed. */
   public ByteString toByteString() throws IOException {
     if (isUntouched()) {

@@ -1,10 +1,12 @@
 package dev.ferry.soap;
 
 import dev.ferry.bytes.ByteString;
+import dev.ferry.xop.MtomPolicy;
 import dev.ferry.xop.XopCodec;
 import dev.ferry.xop.XopPackage;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -53,6 +55,17 @@ public final class SoapCodec {
       pkg.close();
       throw e;
     }
+  }
+
+  /**
+   * Returns a new message of {@code version} with {@code headers} (serialized blocks, may be
+   * empty) whose Body content {@code body} writes when the payload is written; binary content
+   * goes inline or as attachments as {@code policy} says. Nothing is buffered but the first
+   * part's MIME headers: the envelope streams to the sink.
+   */
+  public Payload payload(SoapVersion version, MtomPolicy policy, List<HeaderBlock> headers,
+      Payload.BodyWriter body) {
+    return new ComposedPayload(this, version, policy, List.copyOf(headers), body);
   }
 
   /** Indexes an envelope held in memory, with no attachments. */

@@ -7,6 +7,7 @@ import dev.ferry.mime.ContentIds;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeHeaders;
 import dev.ferry.mime.MultipartReader;
+import dev.ferry.mime.MultipartWriter;
 import dev.ferry.mime.Part;
 import java.io.Closeable;
 import java.io.IOException;
@@ -255,6 +256,38 @@ public final class XopPackage implements Closeable {
     List<Attachment> all = all();
     all.sort((x, y) -> Integer.compare(x.partIndex(), y.partIndex()));
     return Collections.unmodifiableList(all);
+  }
+
+  /**
+   * Writes every attachment as a part of {@code out}, in package order, and returns how many.
+   * Those already read come from their spools (decoded, so sent as binary); the rest go straight
+   * from the source to {@code out} as they arrive, with their own headers and bytes, never
+   * spooled: a forwarder holds at most a read buffer of each, whatever its size. Afterwards the
+   * package is complete and holds only the attachments that were read before.
+   */
+  public int forwardAttachments(MultipartWriter out) throws IOException {
+    List<Attachment> read = all();
+    read.sort((x, y) -> Integer.compare(x.partIndex(), y.partIndex()));
+    for (Attachment a : read) {
+      MimeHeaders headers = MimeHeaders.builder().addAll(a.headers())
+          .set("Content-Transfer-Encoding", "binary").build();
+      try (InputStream in = a.openStream()) {
+        out.writePart(headers, in);
+      }
+    }
+    int forwarded = read.size();
+    while (!complete) {
+      Part p = reader.nextPart();
+      if (p == null) {
+        complete = true;
+        break;
+      }
+      try (InputStream in = p.body()) {
+        out.writePart(p.headers(), in);
+      }
+      forwarded++;
+    }
+    return forwarded;
   }
 
   /**

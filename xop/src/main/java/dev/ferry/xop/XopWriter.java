@@ -357,6 +357,15 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
     xml.writeStartDocument(encoding, version);
   }
 
+  /**
+   * Writes {@code xml}, well-formed XML that declares the namespaces it uses, as it is: no
+   * escaping and no check (header blocks that were already serialized).
+   */
+  public void writeRaw(String xml) throws XMLStreamException {
+    this.xml.writeCharacters(""); // close a pending start tag first
+    ((org.codehaus.stax2.XMLStreamWriter2) this.xml).writeRaw(xml);
+  }
+
   @Override
   public void writeCharacters(String text) throws XMLStreamException {
     xml.writeCharacters(text);

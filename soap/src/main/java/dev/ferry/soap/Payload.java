@@ -1,0 +1,29 @@
+package dev.ferry.soap;
+
+import dev.ferry.xop.XopWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import javax.xml.stream.XMLStreamException;
+
+/**
+ * What goes on the wire for one message: a Content-Type (for the HTTP header, known before a
+ * byte is written), then the bytes, streamed. A payload is written once.
+ *
+ * <p>{@link Message#toPayload()} sends a received (and possibly changed) message with its
+ * attachments; {@link SoapCodec#payload} composes a new one whose body is written through an
+ * {@link XopWriter}, binary content going inline or attached as an MTOM policy says.
+ */
+public interface Payload {
+  /** Returns the value of the Content-Type header. */
+  String contentType();
+
+  /** Writes the message to {@code out} (and does not close it). */
+  void writeTo(OutputStream out) throws IOException;
+
+  /** Writes the content of a composed message's Body. */
+  @FunctionalInterface
+  interface BodyWriter {
+    /** Writes the Body's children to {@code body}; the Body element itself is written around. */
+    void write(XopWriter body) throws XMLStreamException, IOException;
+  }
+}
