@@ -10,7 +10,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 import java.util.zip.CRC32;
+import org.junit.jupiter.params.provider.Arguments;
 
 /** The blobs the echo tests send, and how they compare what comes back. */
 final class Blobs {
@@ -19,10 +21,18 @@ final class Blobs {
   /** The sizes every peer pair runs, MTOM on and off; 12 MiB runs once per pair and mode. */
   static final List<Integer> SIZES = List.of(0, KIB, 64 * KIB, MIB);
   static final int LARGE = 12 * MIB;
+  /** The {@code @MethodSource} of {@link #sizesAndModes()}. */
+  static final String SIZES_AND_MODES = "dev.ferry.interop.Blobs#sizesAndModes";
   /** A name with characters that need escaping in XML and more than one UTF-8 byte. */
   static final String NAME = "ferry <&> échos ✓";
 
   private Blobs() {}
+
+  /** JUnit arguments: every size in {@link #SIZES}, with MTOM on and with MTOM off. */
+  static Stream<Arguments> sizesAndModes() {
+    return SIZES.stream()
+        .flatMap(size -> Stream.of(Arguments.of(size, true), Arguments.of(size, false)));
+  }
 
   /** Pseudo-random bytes, the same for the same size: no codec can guess or compress them. */
   static byte[] of(int size) {

@@ -56,7 +56,7 @@ class CrossPeerEchoTest {
     WireAssertions.assertMtom(cxfServer.implementation(mtom).lastRequestContentType(), mtom);
   }
 
-  private static void assertEcho(JaxWsEcho.Reply reply, byte[] blob, boolean mtom) {
+  private static void assertEcho(EchoReply reply, byte[] blob, boolean mtom) {
     assertThat(reply.name()).isEqualTo(Blobs.NAME);
     Blobs.assertSameBytes(reply.attachinfo(), blob);
     WireAssertions.assertMtom(reply.contentType(), mtom);

@@ -80,6 +80,21 @@ final class CxfPeer {
     return factory.create(TestMtomPort.class);
   }
 
+  /**
+   * A CXF client proxy built from the WSDL a server serves at {@code wsdl}: the address it
+   * sends to is the one that WSDL's soap:address names.
+   */
+  static TestMtomPort clientFromWsdl(Bus bus, URI wsdl, boolean mtomEnabled) {
+    JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
+    factory.setBus(bus);
+    factory.setServiceClass(TestMtomPort.class);
+    factory.setWsdlURL(wsdl.toString());
+    factory.setServiceName(EchoContract.SERVICE);
+    factory.setEndpointName(EchoContract.PORT);
+    factory.setProperties(new HashMap<>(Map.of("mtom-enabled", mtomEnabled)));
+    return factory.create(TestMtomPort.class);
+  }
+
   static Bus newBus() {
     return BusFactory.newInstance().createBus();
   }

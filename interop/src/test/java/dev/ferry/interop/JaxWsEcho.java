@@ -11,15 +11,12 @@ import java.util.Map;
 final class JaxWsEcho {
   private JaxWsEcho() {}
 
-  /** What came back: the echoed parts and the Content-Type the response arrived with. */
-  record Reply(String name, byte[] attachinfo, String contentType) {}
-
-  static Reply call(TestMtomPort port, String name, byte[] blob) {
+  static EchoReply call(TestMtomPort port, String name, byte[] blob) {
     Holder<String> nameHolder = new Holder<>(name);
     Holder<DataHandler> blobHolder =
         new Holder<>(new DataHandler(new BytesDataSource(blob)));
     port.testMtom(nameHolder, blobHolder);
-    return new Reply(nameHolder.value, Blobs.read(blobHolder.value),
+    return new EchoReply(nameHolder.value, Blobs.read(blobHolder.value),
         responseContentType(port));
   }
 

@@ -2,11 +2,9 @@ package dev.ferry.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,13 +22,8 @@ class MetroEchoTest {
     server.close();
   }
 
-  static Stream<Arguments> sizesAndModes() {
-    return Blobs.SIZES.stream()
-        .flatMap(size -> Stream.of(Arguments.of(size, true), Arguments.of(size, false)));
-  }
-
   @ParameterizedTest(name = "{0} bytes, MTOM {1}")
-  @MethodSource("sizesAndModes")
+  @MethodSource(Blobs.SIZES_AND_MODES)
   void echoesTheSameBytes(int size, boolean mtom) {
     echo(Blobs.of(size), mtom);
   }
@@ -43,7 +36,7 @@ class MetroEchoTest {
 
   private static void echo(byte[] blob, boolean mtom) {
     TestMtomPort port = MetroPeer.client(server.uri(mtom), mtom);
-    JaxWsEcho.Reply reply = JaxWsEcho.call(port, Blobs.NAME, blob);
+    EchoReply reply = JaxWsEcho.call(port, Blobs.NAME, blob);
     assertThat(reply.name()).isEqualTo(Blobs.NAME);
     Blobs.assertSameBytes(reply.attachinfo(), blob);
     WireAssertions.assertMtom(server.implementation(mtom).lastRequestContentType(), mtom);
