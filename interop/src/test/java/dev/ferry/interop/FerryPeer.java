@@ -20,6 +20,7 @@ import dev.ferry.xop.XopLimits;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import javax.xml.namespace.QName;
 
 /** Ferry's own server and client, set up the way the peers' are. */
 final class FerryPeer {
@@ -34,8 +35,14 @@ final class FerryPeer {
 
   private FerryPeer() {}
 
-  /** How a request reached Ferry's server: its Content-Type, and whether the blob was attached. */
-  record Arrival(String contentType, boolean attached) {}
+  /** The header block Ferry's broker adds to each request it forwards. */
+  static final QName BROKER_TRACE = new QName("urn:dev.ferry:trace", "Trace");
+
+  /**
+   * How a request reached Ferry's server: its Content-Type, whether the blob was attached, and
+   * whether it came through Ferry's broker.
+   */
+  record Arrival(String contentType, boolean attached, boolean brokered) {}
 
   /**
    * Ferry's server with the echo service at {@code /echo} (and its WSDL at {@code /echo?wsdl}),
@@ -82,7 +89,8 @@ final class FerryPeer {
     private static Arrival arrival(Message request) {
       // An attached blob leaves an xop:Include in the body; an inline one leaves base64 text.
       boolean attached = request.body().utf8().contains(XOP_NS);
-      return new Arrival(request.attachments().contentType().toString(), attached);
+      return new Arrival(request.attachments().contentType().toString(), attached,
+          request.header(BROKER_TRACE) != null);
     }
   }
 

@@ -68,6 +68,18 @@ class FerryServerInteropTest {
     echo(port, Blobs.of(Blobs.KIB), mtom);
   }
 
+  /** Metro builds its port from Ferry's {@code ?wsdl} too. */
+  @ParameterizedTest(name = "MTOM {0}")
+  @ValueSource(booleans = {true, false})
+  void metroClientBuiltFromServedWsdl(boolean mtom) {
+    TestMtomPort port = MetroPeer.clientFromWsdl(wsdlOf(server.uri()), mtom);
+    assertThat(((BindingProvider) port).getRequestContext()
+        .get(BindingProvider.ENDPOINT_ADDRESS_PROPERTY))
+        .as("the address Metro read from the served WSDL")
+        .isEqualTo(server.uri().toString());
+    echo(port, Blobs.of(Blobs.KIB), mtom);
+  }
+
   private static URI wsdlOf(URI endpoint) {
     return URI.create(endpoint + "?wsdl");
   }
@@ -79,6 +91,7 @@ class FerryServerInteropTest {
     FerryPeer.Arrival arrival = server.lastArrival();
     WireAssertions.assertMtom(arrival.contentType(), mtom);
     assertThat(arrival.attached()).as("blob sent as an xop:Include").isEqualTo(mtom);
+    assertThat(arrival.brokered()).as("came through the broker").isFalse();
     WireAssertions.assertMtom(reply.contentType(), mtom);
   }
 }

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URL;
 import java.util.List;
@@ -73,12 +74,27 @@ final class MetroPeer {
   /** A Metro client proxy built from Ferry's WSDL, sending to {@code address}. */
   static TestMtomPort client(URI address, boolean mtomEnabled) {
     URL wsdl = MetroPeer.class.getClassLoader().getResource(EchoContract.WSDL_RESOURCE);
-    ServiceDelegate service =
-        ProviderImpl.INSTANCE.createServiceDelegate(wsdl, EchoContract.SERVICE, Service.class);
-    TestMtomPort port = service.getPort(EchoContract.PORT, TestMtomPort.class,
-        new MTOMFeature(mtomEnabled));
+    TestMtomPort port = portFrom(wsdl, mtomEnabled);
     ((BindingProvider) port).getRequestContext()
         .put(BindingProvider.ENDPOINT_ADDRESS_PROPERTY, address.toString());
     return port;
+  }
+
+  /**
+   * A Metro client proxy built from the WSDL a server serves at {@code wsdl}: the address it
+   * sends to is the one that WSDL's soap:address names.
+   */
+  static TestMtomPort clientFromWsdl(URI wsdl, boolean mtomEnabled) {
+    try {
+      return portFrom(wsdl.toURL(), mtomEnabled);
+    } catch (MalformedURLException e) {
+      throw new IllegalArgumentException(wsdl.toString(), e);
+    }
+  }
+
+  private static TestMtomPort portFrom(URL wsdl, boolean mtomEnabled) {
+    ServiceDelegate service =
+        ProviderImpl.INSTANCE.createServiceDelegate(wsdl, EchoContract.SERVICE, Service.class);
+    return service.getPort(EchoContract.PORT, TestMtomPort.class, new MTOMFeature(mtomEnabled));
   }
 }
