@@ -9,7 +9,7 @@ import java.io.OutputStream;
  * Bytes in memory as an application/octet-stream DataSource. Neither CXF's nor Metro's own
  * byte data source is used, so that each peer sees only its own classes.
  */
-record BytesDataSource(byte[] bytes) implements DataSource {
+public record BytesDataSource(byte[] bytes) implements DataSource {
   static final String OCTET_STREAM = "application/octet-stream";
 
   @Override

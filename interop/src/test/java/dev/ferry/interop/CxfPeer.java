@@ -18,28 +18,28 @@ import org.apache.cxf.jaxws.JaxWsServerFactoryBean;
  * Apache CXF 4 as a JAX-WS peer: its server on the Jetty transport and its client, each on a
  * bus of its own so that one test's CXF state never leaks into another's.
  */
-final class CxfPeer {
+public final class CxfPeer {
   private CxfPeer() {}
 
   /**
    * The echo service published twice on one Jetty port: {@code /echo/mtom} answers with MTOM,
    * {@code /echo/plain} without, so a test of either mode covers both directions.
    */
-  static final class EchoServer implements AutoCloseable {
+  public static final class EchoServer implements AutoCloseable {
     private final Bus bus = BusFactory.newInstance().createBus();
     private final EchoPortImpl mtom = new EchoPortImpl();
     private final EchoPortImpl plain = new EchoPortImpl();
     private final int port;
     private final List<Server> servers;
 
-    EchoServer() {
+    public EchoServer() {
       // CXF keys its Jetty engines by the port in the address, so it cannot take port 0:
       // ask the kernel for a free port and give that to CXF.
       port = freeLoopbackPort();
       servers = List.of(publish("/echo/mtom", mtom, true), publish("/echo/plain", plain, false));
     }
 
-    URI uri(boolean mtomEnabled) {
+    public URI uri(boolean mtomEnabled) {
       return URI.create("http://127.0.0.1:" + port + (mtomEnabled ? "/echo/mtom" : "/echo/plain"));
     }
 
@@ -68,7 +68,7 @@ final class CxfPeer {
   }
 
   /** A CXF client proxy built from Ferry's WSDL, sending to {@code address}. */
-  static TestMtomPort client(Bus bus, URI address, boolean mtomEnabled) {
+  public static TestMtomPort client(Bus bus, URI address, boolean mtomEnabled) {
     JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
     factory.setBus(bus);
     factory.setServiceClass(TestMtomPort.class);
@@ -95,7 +95,7 @@ final class CxfPeer {
     return factory.create(TestMtomPort.class);
   }
 
-  static Bus newBus() {
+  public static Bus newBus() {
     return BusFactory.newInstance().createBus();
   }
 
