@@ -13,11 +13,14 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "ferry", mixinStandardHelpOptions = true, version = "ferry 0.1.0",
     description = "Ferry: MIME, MTOM and SOAP messages with as few copies as the bytes allow.",
-    subcommands = {MimeCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {MimeCommand.class, BenchCommand.class, CompletionCommand.class,
+        CommandLine.HelpCommand.class},
     footer = {"", "Examples:",
         "  ferry mime inspect samples/mtom-echo.eml",
         "  ferry mime pack -o msg.eml root.xml:text/xml photo.jpg:image/jpeg",
         "  ferry mime unpack msg.eml -d out/",
+        "  ferry bench threshold --chart threshold.png",
+        "  source <(ferry completion)",
         "", "Exit codes: 0 ok, 2 usage, 3 bad input, 4 I/O error."})
 public final class Ferry {
   static final int EXIT_BAD_INPUT = 3;
