@@ -250,6 +250,17 @@ public final class ByteString implements ByteSequence, Comparable<ByteString> {
     return -1;
   }
 
+  /** Returns the index of the last occurrence of {@code target}, or -1; scans from the end. */
+  public int lastIndexOf(ByteString target) {
+    for (int i = size - target.size; i >= 0; i--) {
+      if (Arrays.equals(data, offset + i, offset + i + target.size,
+          target.data, target.offset, target.offset + target.size)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   /** Returns true if this byte string begins with {@code prefix}. */
   public boolean startsWith(ByteString prefix) {
     return prefix.size <= size && Arrays.equals(data, offset, offset + prefix.size,

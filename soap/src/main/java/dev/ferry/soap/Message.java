@@ -156,6 +156,15 @@ public final class Message {
     return this;
   }
 
+  /**
+   * Replaces the whole Body element, its own tags included, with {@code element}: for content
+   * derived from the received body's bytes, such as a renamed operation element.
+   */
+  public Message replaceBodyElement(ByteString element) {
+    body = element;
+    return this;
+  }
+
   /** Returns the Body element as bytes: the buffer's slice, or the replacement. */
   public ByteString body() {
     return body != null ? body : buffer.body();

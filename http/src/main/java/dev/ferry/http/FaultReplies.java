@@ -1,0 +1,50 @@
+package dev.ferry.http;
+
+import dev.ferry.bytes.ByteString;
+import dev.ferry.bytes.DecodeException;
+import dev.ferry.soap.Fault;
+import dev.ferry.soap.SoapCodec;
+import dev.ferry.soap.SoapVersion;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import javax.xml.namespace.QName;
+
+/** Writes SOAP faults as HTTP responses, with the status each SOAP version's binding asks for. */
+final class FaultReplies {
+  /** Ferry's namespace for fault subcodes and details. */
+  static final String FERRY_NS = "urn:dev.ferry:fault";
+
+  private FaultReplies() {}
+
+  /** SOAP 1.1: 500 for every fault. SOAP 1.2: 400 for a Sender fault, else 500. */
+  static int status(Fault fault) {
+    if (fault.version() == SoapVersion.SOAP_12
+        && fault.code().equals(SoapVersion.SOAP_12.senderFaultCode())) {
+      return HttpServletResponse.SC_BAD_REQUEST;
+    }
+    return HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
+  }
+
+  /** Returns the fault for input that could not be read: a Sender fault naming what and where. */
+  static Fault forBadInput(SoapVersion version, DecodeException e) {
+    Fault f = Fault.of(version, version.senderFaultCode(), e.getMessage());
+    if (e.isLimitExceeded()) {
+      f = f.withSubcode(new QName(FERRY_NS, "LimitExceeded", "ferry"))
+          .withDetail("<ferry:limit xmlns:ferry=\"" + FERRY_NS + "\" name=\""
+              + e.limitName() + "\" value=\"" + e.limitValue() + "\" actual=\""
+              + e.actualValue() + "\"/>");
+    }
+    return f;
+  }
+
+  /** Writes {@code fault} as the whole response; returns the bytes written. */
+  static long write(HttpServletResponse response, SoapCodec codec, Fault fault)
+      throws IOException {
+    ByteString envelope = fault.toEnvelope(codec);
+    response.setStatus(status(fault));
+    response.setContentType(fault.version().mediaType() + "; charset=UTF-8");
+    response.setContentLength(envelope.size());
+    envelope.writeTo(response.getOutputStream());
+    return envelope.size();
+  }
+}

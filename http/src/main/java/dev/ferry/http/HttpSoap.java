@@ -1,0 +1,67 @@
+package dev.ferry.http;
+
+import dev.ferry.mime.MediaType;
+import dev.ferry.soap.SoapVersion;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Locale;
+
+/** What the SOAP HTTP bindings (1.1 and 1.2) say about a request's headers. */
+final class HttpSoap {
+  private static final System.Logger ACCESS = System.getLogger("dev.ferry.http.access");
+
+  private HttpSoap() {}
+
+  /**
+   * Returns the SOAP version a Content-Type announces (for a package: its {@code type}, or for
+   * XOP its {@code start-info}), or null if it is not a SOAP media type.
+   */
+  static SoapVersion version(MediaType type) {
+    String base = type.baseType();
+    if (type.isMultipart()) {
+      if (!base.equals("multipart/related")) {
+        return null;
+      }
+      String root = type.parameter("type");
+      if ("application/xop+xml".equalsIgnoreCase(root)) {
+        root = type.parameter("start-info");
+      }
+      base = root == null ? "text/xml" : MediaType.parse(root).baseType();
+    }
+    return switch (base.toLowerCase(Locale.ROOT)) {
+      case "text/xml" -> SoapVersion.SOAP_11;
+      case "application/soap+xml" -> SoapVersion.SOAP_12;
+      default -> null;
+    };
+  }
+
+  /**
+   * Returns the SOAP action: the {@code SOAPAction} header (1.1) without its quotes, or the
+   * {@code action} parameter of the Content-Type (1.2), or null.
+   */
+  static String soapAction(HttpServletRequest request, MediaType type) {
+    String action = request.getHeader("SOAPAction");
+    if (action == null) {
+      action = type.parameter("action");
+      if (action == null && type.isMultipart()) {
+        String startInfo = type.parameter("start-info");
+        action = startInfo == null ? null : MediaType.parse(startInfo).parameter("action");
+      }
+    }
+    if (action != null && action.length() >= 2 && action.startsWith("\"")
+        && action.endsWith("\"")) {
+      action = action.substring(1, action.length() - 1);
+    }
+    return action;
+  }
+
+  /** Writes one access log line: who, what, status, bytes in and out, time, and a note. */
+  static void log(HttpServletRequest request, int status, long in, long out, long nanos,
+      String note) {
+    if (ACCESS.isLoggable(System.Logger.Level.INFO)) {
+      ACCESS.log(System.Logger.Level.INFO, String.format(Locale.ROOT,
+          "%s \"%s %s\" %d in=%d out=%d %.1fms%s", request.getRemoteAddr(), request.getMethod(),
+          request.getRequestURI(), status, in, out, nanos / 1e6,
+          note == null ? "" : " " + note));
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package dev.ferry.http;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Request metrics of a server or broker, kept in a Micrometer registry and served in the
+ * Prometheus text format at {@code /metrics}: requests by endpoint and status, latency, bytes in
+ * and out, requests in flight, and attachment bytes in flight (what may sit in spools). Meters
+ * are looked up per request by name and tags, which Micrometer caches. Thread-safe.
+ */
+public final class Metrics {
+  private final PrometheusMeterRegistry registry;
+  private final AtomicLong inFlight = new AtomicLong();
+  private final AtomicLong inFlightBytes = new AtomicLong();
+  private final String prefix;
+
+  private Metrics(String prefix) {
+    this.prefix = prefix;
+    this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    registry.gauge(prefix + ".in.flight", inFlight);
+    registry.gauge(prefix + ".in.flight.request.bytes", inFlightBytes);
+  }
+
+  /** Returns metrics whose names start with {@code prefix} (for example {@code ferry.server}). */
+  public static Metrics create(String prefix) {
+    return new Metrics(prefix);
+  }
+
+  /** Returns the registry, to add meters or bind JVM metrics. */
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  /** Returns every meter in the Prometheus text format. */
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  /** Returns the number of requests in flight. */
+  public long inFlight() {
+    return inFlight.get();
+  }
+
+  void started() {
+    inFlight.incrementAndGet();
+  }
+
+  void requestBytes(long delta) {
+    inFlightBytes.addAndGet(delta);
+  }
+
+  void finished(String endpoint, int status, long nanos, long bytesIn, long bytesOut) {
+    inFlight.decrementAndGet();
+    inFlightBytes.addAndGet(-bytesIn);
+    String code = Integer.toString(status);
+    Counter.builder(prefix + ".requests").tag("endpoint", endpoint).tag("status", code)
+        .register(registry).increment();
+    Timer.builder(prefix + ".latency").tag("endpoint", endpoint).register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+    DistributionSummary.builder(prefix + ".request.bytes").baseUnit("bytes")
+        .tag("endpoint", endpoint).register(registry).record(bytesIn);
+    DistributionSummary.builder(prefix + ".response.bytes").baseUnit("bytes")
+        .tag("endpoint", endpoint).register(registry).record(bytesOut);
+  }
+}
