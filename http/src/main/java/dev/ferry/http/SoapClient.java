@@ -120,7 +120,14 @@ public final class SoapClient implements AutoCloseable {
       request.writeTo(body);
       body.finish();
     } catch (IOException e) {
-      x.failIfStarted(e);
+      // never let a half-written request look complete: abort the stream, then the exchange
+      Pipe pipe = x.pipe;
+      if (pipe != null) {
+        pipe.abort(e);
+      }
+      if (x.future != null) {
+        x.future.cancel(true);
+      }
       throw x.failure(e);
     }
     if (!body.streamed()) {
@@ -225,20 +232,6 @@ public final class SoapClient implements AutoCloseable {
         return io;
       }
       return new IOException("exchange with " + uri + " failed: " + cause, cause);
-    }
-
-    /** Waits briefly for the send's own error, which says more than a broken pipe does. */
-    void failIfStarted(IOException e) {
-      if (future != null) {
-        try {
-          future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-        } catch (Exception ignored) {
-          // the caller reports its own failure
-        }
-        future.cancel(true);
-      }
     }
 
     void abort(IOException cause) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
@@ -74,6 +75,8 @@ public final class JettyHost implements AutoCloseable {
   public void close() throws IOException {
     try {
       server.stop();
+    } catch (TimeoutException e) {
+      // requests still running after the grace period were cut off; the server is stopped
     } catch (Exception e) {
       throw new IOException("cannot stop the HTTP server: " + e.getMessage(), e);
     }

@@ -1,0 +1,171 @@
+package dev.ferry.http;
+
+import dev.ferry.bytes.DecodeException;
+import dev.ferry.http.internal.CountingInputStream;
+import dev.ferry.http.internal.CountingOutputStream;
+import dev.ferry.mime.MediaType;
+import dev.ferry.soap.Fault;
+import dev.ferry.soap.HeaderBlock;
+import dev.ferry.soap.Message;
+import dev.ferry.soap.MessageBuffer;
+import dev.ferry.soap.Payload;
+import dev.ferry.soap.SoapCodec;
+import dev.ferry.soap.SoapVersion;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.http.HttpTimeoutException;
+import javax.xml.namespace.QName;
+
+/**
+ * The broker's request path: read the caller's envelope (attachments stay unread in the
+ * connection), pick the route, rewrite wsa:To and add a trace header on the message's overlay
+ * (the body is never parsed), stream envelope and attachments to the backend as they arrive,
+ * then stream the backend's reply back the same way. Memory per exchange is a few buffers,
+ * whatever the attachments' sizes; nothing touches a disk unless an audit copy is asked for.
+ *
+ * <p>Failures before the reply is committed become SOAP faults: an unreadable request or a hit
+ * limit (Sender, naming the limit), no route (Sender), a backend that is down, stalls or breaks
+ * (Receiver, naming the backend). A backend that breaks after its reply has begun to flow back
+ * cannot be turned into a fault; the caller's connection is then aborted, so the caller sees a
+ * broken transfer, never a message silently cut short.
+ */
+final class BrokerServlet extends HttpServlet {
+  private static final long serialVersionUID = 1L;
+  /** The trace header block the broker adds to every forwarded request. */
+  static final QName TRACE = new QName("urn:dev.ferry:trace", "Trace", "ferry");
+
+  private final transient SoapCodec codec;
+  private final transient SoapClient client;
+  private final transient Routes routes;
+  private final transient Metrics metrics;
+  private final transient Audit audit;
+  private final String name;
+
+  BrokerServlet(SoapCodec codec, SoapClient client, Routes routes, Metrics metrics, Audit audit,
+      String name) {
+    this.codec = codec;
+    this.client = client;
+    this.routes = routes;
+    this.metrics = metrics;
+    this.audit = audit;
+    this.name = name;
+  }
+
+  @Override
+  protected void doPost(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    long start = System.nanoTime();
+    metrics.started();
+    CountingInputStream in = new CountingInputStream(request.getInputStream(),
+        metrics::requestBytes);
+    CountingOutputStream out = new CountingOutputStream(response.getOutputStream());
+    String route = request.getRequestURI();
+    int status = 0;
+    String note = null;
+    try {
+      Result result = exchange(request, response, in, out);
+      status = result.status();
+      note = result.note();
+    } finally {
+      if (status == 0) {
+        status = response.getStatus();
+        note = "aborted mid-reply";
+      }
+      long nanos = System.nanoTime() - start;
+      metrics.finished(route, status, nanos, in.count(), out.count());
+      HttpSoap.log(request, status, in.count(), out.count(), nanos, note);
+    }
+  }
+
+  private record Result(int status, String note) {}
+
+  private Result exchange(HttpServletRequest request, HttpServletResponse response,
+      CountingInputStream in, CountingOutputStream out) throws IOException {
+    String contentType = request.getContentType();
+    MediaType type;
+    try {
+      type = contentType == null ? null : MediaType.parse(contentType);
+    } catch (IllegalArgumentException e) {
+      type = null;
+    }
+    SoapVersion version = type == null ? null : HttpSoap.version(type);
+    if (version == null) {
+      response.sendError(HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
+          "expected a SOAP media type, got " + contentType);
+      return new Result(415, null);
+    }
+    MessageBuffer buffer;
+    try {
+      buffer = codec.read(in, contentType);
+    } catch (DecodeException e) {
+      return fault(response, FaultReplies.forBadInput(version, e));
+    }
+    try {
+      return forward(request, response, type, buffer, out);
+    } finally {
+      buffer.close();
+    }
+  }
+
+  private Result forward(HttpServletRequest request, HttpServletResponse response,
+      MediaType type, MessageBuffer buffer, CountingOutputStream out) throws IOException {
+    Message message = buffer.toMessage();
+    SoapVersion version = message.version();
+    String soapAction = HttpSoap.soapAction(request, type);
+    String action = message.addressing().action();
+    Routes.Route route = routes.match(request.getRequestURI(), action, soapAction);
+    if (route == null) {
+      return fault(response, Fault.of(version, version.senderFaultCode(), "no route for "
+          + request.getRequestURI() + " with action " + (action != null ? action : soapAction)));
+    }
+    if (message.addressing().to() != null) {
+      message.addressing().setTo(route.to().toString());
+    }
+    message.addHeader(HeaderBlock.text(TRACE, name + " " + Long.toHexString(System.nanoTime())));
+    Audit.Copy copy = audit.open(route);
+    Payload payload = copy.wrap(message.toPayload());
+    SoapResponse reply;
+    try {
+      reply = client.call(route.to(), payload, soapAction);
+    } catch (DecodeException e) {
+      copy.discard();
+      return fault(response, FaultReplies.forBadInput(version, e));
+    } catch (HttpTimeoutException e) {
+      copy.discard();
+      return fault(response, Fault.of(version, version.receiverFaultCode(), "the backend "
+          + route.to() + " timed out: " + e.getMessage()));
+    } catch (IOException e) {
+      copy.discard();
+      return fault(response, Fault.of(version, version.receiverFaultCode(), "the backend "
+          + route.to() + " failed: " + describe(e)));
+    }
+    copy.complete();
+    try (reply) {
+      return relay(response, reply, out);
+    }
+  }
+
+  private Result relay(HttpServletResponse response, SoapResponse reply,
+      CountingOutputStream out) throws IOException {
+    response.setStatus(reply.status());
+    if (reply.buffer() == null) {
+      return new Result(reply.status(), null);
+    }
+    Payload back = reply.message().toPayload();
+    response.setContentType(back.contentType());
+    back.writeTo(out); // a failure from here on aborts the caller's connection
+    return new Result(reply.status(), null);
+  }
+
+  private Result fault(HttpServletResponse response, Fault fault) throws IOException {
+    FaultReplies.write(response, codec, fault);
+    return new Result(FaultReplies.status(fault), "fault: " + fault.reason());
+  }
+
+  private static String describe(IOException e) {
+    String m = e.getMessage();
+    return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+  }
+}
