@@ -31,8 +31,8 @@ import picocli.CommandLine.Spec;
         + " on the wire for each, and write a PNG chart of latency by blob size.",
         "", "Each combination gets one checked call first (the echo compared byte for byte),"
             + " then --warmup untimed rounds, then --repetitions timed calls; a time runs from"
-            + " the first byte sent to the last byte of the echoed blob read. With --url the calls go to that"
-            + " echo service instead (Ferry's, CXF's MTOM sample, any testMtom service) and the"
+            + " the first byte sent to the last byte of the echoed blob read. With --url the"
+            + " calls go to that echo service instead (Ferry's, CXF's MTOM sample, any testMtom service) and the"
             + " broker forwards to it."},
     footer = {"", "Examples:",
         "  ferry demo",
