@@ -32,8 +32,8 @@ import picocli.CommandLine.Spec;
         "", "Each combination gets one checked call first (the echo compared byte for byte),"
             + " then --warmup untimed rounds, then --repetitions timed calls; a time runs from"
             + " the first byte sent to the last byte of the echoed blob read. With --url the"
-            + " calls go to that echo service instead (Ferry's, CXF's MTOM sample, any testMtom service) and the"
-            + " broker forwards to it."},
+            + " calls go to that echo service instead (Ferry's, CXF's MTOM sample, any testMtom"
+            + " service) and the broker forwards to it."},
     footer = {"", "Examples:",
         "  ferry demo",
         "  ferry demo --sizes 1K,64K,1M --repetitions 20 --chart /tmp/mtom.png",
