@@ -69,7 +69,7 @@ final class EchoCall {
       if (r.isFault()) {
         Fault fault = r.fault();
         throw new PeerException(uri + " answered with a SOAP fault (HTTP " + r.status() + "): "
-            + fault.code().getLocalPart() + ": " + fault.reason());
+            + fault.code().getLocalPart() + ": " + fault.reason() + hint(fault));
       }
       EchoService.Echo echo = EchoService.readEcho(r.message(), sink);
       long nanos = System.nanoTime() - start;
@@ -83,6 +83,14 @@ final class EchoCall {
     } catch (HttpTimeoutException e) {
       throw new IOException("timed out: " + e.getMessage(), e);
     }
+  }
+
+  /** What a Ferry service's limit fault means for someone at the command line. */
+  private static String hint(Fault fault) {
+    return fault.reason() != null && fault.reason().contains("maxRootBytes")
+        ? " (the envelope, inline base64 included, is over the service's limit: send with MTOM,"
+            + " or raise it with 'ferry serve --max-root')"
+        : "";
   }
 
   /** The request as the client writes it, counting its bytes on the way to the connection. */

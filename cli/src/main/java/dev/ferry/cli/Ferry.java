@@ -56,7 +56,19 @@ public final class Ferry {
       }
       return exitCode(e);
     });
+    cl.setParameterExceptionHandler(Ferry::usageError);
     return cl.execute(args);
+  }
+
+  /** The message and where to find help: the whole usage text would bury the message. */
+  private static int usageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine cl = e.getCommandLine();
+    PrintWriter err = cl.getErr();
+    err.println("ferry: " + e.getMessage());
+    if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
+      err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help'.");
+    }
+    return cl.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   private static int exitCode(Exception e) {

@@ -169,8 +169,9 @@ final class SendCommand implements Callable<Integer> {
           + Json.num(r.nanos() / 1e6) + "}");
       return;
     }
-    out.printf("sent    %s (%d bytes) as %s, %d bytes on the wire%n",
-        ByteSize.format(s.sentBytes()), s.sentBytes(), encoding, r.requestBytes());
+    String size = ByteSize.format(s.sentBytes());
+    out.printf("sent    %s as %s, %d bytes on the wire%n", size.endsWith(" B") ? size
+        : size + " (" + s.sentBytes() + " bytes)", encoding, r.requestBytes());
     out.printf("reply   HTTP %d, %s%n", r.status(), r.contentType());
     out.printf("echo    name '%s', %d bytes, %s (SHA-256 %s)%n", r.name(), r.echoedBytes(),
         s.intact(name) ? "identical" : "DIFFERENT", s.echoSha256().substring(0, 16));
