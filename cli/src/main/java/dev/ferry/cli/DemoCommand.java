@@ -179,8 +179,9 @@ final class DemoCommand implements Callable<Integer> {
     }
     out.println("echo service " + direct + (url == null ? " (embedded)" : ""));
     out.println("broker       " + brokered + " -> " + direct);
-    out.println(repetitions + " timed calls per row and encoding; latency in ms; wire: request"
-        + " bytes (the echo is the same size within a few bytes)");
+    out.println(repetitions + " timed calls per row and encoding; latency in ms, from the"
+        + " first byte sent to the last echoed byte read;");
+    out.println("wire: the request's bytes (the echo is the same size within a few bytes)");
     out.println();
     table(rows).print(out);
     out.println();

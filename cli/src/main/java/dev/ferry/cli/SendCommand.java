@@ -77,7 +77,9 @@ final class SendCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     checkOptions();
-    long blobBytes = file != null ? Files.size(file) : size;
+    ByteString generated = file == null ? generated(size) : null;
+    long blobBytes = generated != null ? generated.size() : Files.size(file);
+    byte[] sentDigest = generated != null ? digest(generated) : digest(file);
     // The echo of an inline blob comes back as large as it went: let the reply's envelope in.
     SoapCodec codec = limits.codec(mtom ? 0
         : LimitOptions.rootBytesForInline((int) Math.min(blobBytes, Integer.MAX_VALUE)));
@@ -86,8 +88,9 @@ final class SendCommand implements Callable<Integer> {
     try (SoapClient client = SoapClient.builder().codec(codec)
         .timeout(Duration.ofSeconds(timeoutSeconds)).build();
         OutputStream sink = new DigestOutputStream(OutputStream.nullOutputStream(), echoed)) {
-      result = send(new EchoCall(client, codec, soap12 ? SoapVersion.SOAP_12
-          : SoapVersion.SOAP_11), blobBytes, sink);
+      EchoCall echo = new EchoCall(client, codec, soap12 ? SoapVersion.SOAP_12
+          : SoapVersion.SOAP_11);
+      result = send(echo, generated, blobBytes, sink);
     }
     Summary summary = new Summary(blobBytes, HexFormat.of().formatHex(sentDigest), result,
         HexFormat.of().formatHex(echoed.digest()));
@@ -99,23 +102,16 @@ final class SendCommand implements Callable<Integer> {
     return 0;
   }
 
-  private byte[] sentDigest;
-
-  /** Sends the file, streamed, or the generated blob; keeps the SHA-256 of what was sent. */
-  private EchoCall.Result send(EchoCall echo, long blobBytes, OutputStream sink)
-      throws IOException {
+  /** Sends the generated blob, or else the file, streamed from disk. */
+  private EchoCall.Result send(EchoCall echo, ByteString generated, long blobBytes,
+      OutputStream sink) throws IOException {
     MtomPolicy policy = mtom ? MtomPolicy.ALWAYS : MtomPolicy.NEVER;
-    if (file != null) {
-      sentDigest = digest(file);
-      try (InputStream in = Files.newInputStream(file)) {
-        return echo.call(url, policy, name, in, blobBytes, sink);
-      }
+    if (generated != null) {
+      return echo.call(url, policy, name, generated, sink);
     }
-    ByteString blob = generated(size);
-    MessageDigest sha = MimeInspect.sha256();
-    sha.update(blob.asByteBuffer());
-    sentDigest = sha.digest();
-    return echo.call(url, policy, name, blob, sink);
+    try (InputStream in = Files.newInputStream(file)) {
+      return echo.call(url, policy, name, in, blobBytes, sink);
+    }
   }
 
   record Summary(long sentBytes, String sentSha256, EchoCall.Result reply, String echoSha256) {
@@ -143,6 +139,12 @@ final class SendCommand implements Callable<Integer> {
     byte[] blob = new byte[bytes];
     new Random(bytes).nextBytes(blob);
     return ByteString.of(blob);
+  }
+
+  private static byte[] digest(ByteString blob) {
+    MessageDigest sha = MimeInspect.sha256();
+    sha.update(blob.asByteBuffer());
+    return sha.digest();
   }
 
   private static byte[] digest(Path file) throws IOException {
