@@ -167,8 +167,8 @@ final class BenchThreshold implements Callable<Integer> {
     out.println("(Ferry's default: MtomPolicy.DEFAULT = threshold("
         + MtomPolicy.DEFAULT_THRESHOLD_BYTES + ").)");
     out.println("A quick in-process estimate from " + rows.get(0).base64().count()
-        + " calls per size and encoding; the JMH ThresholdBenchmark in bench/ is the rigorous"
-        + " one.");
+        + " calls per size and encoding;");
+    out.println("the JMH ThresholdBenchmark in bench/ is the rigorous measurement.");
     if (chart != null) {
       out.println("Chart: " + chart.toAbsolutePath());
     }
