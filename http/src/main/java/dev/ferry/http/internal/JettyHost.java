@@ -45,6 +45,9 @@ public final class JettyHost implements AutoCloseable {
         "application/json")), "/health");
     context.addServlet(new ServletHolder(new TextServlet(metrics,
         "text/plain; version=0.0.4; charset=utf-8")), "/metrics");
+    if (!servlets.containsKey("/*")) {
+      context.addServlet(new ServletHolder(new NotFound()), "/");
+    }
     server.setHandler(context);
     server.setStopTimeout(2000);
   }
@@ -100,6 +103,17 @@ public final class JettyHost implements AutoCloseable {
       response.setContentType(type);
       response.setContentLength(body.length);
       response.getOutputStream().write(body);
+    }
+  }
+
+  /** Answers 404 for every path nothing is mapped to, whatever the method. */
+  private static final class NotFound extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response)
+        throws IOException {
+      response.sendError(HttpServletResponse.SC_NOT_FOUND, "no endpoint at this path");
     }
   }
 }

@@ -1,0 +1,110 @@
+package dev.ferry.bench.http;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * nginx (Debian's package: {@code apt-get install nginx-light}) as a plain reverse proxy on
+ * loopback in front of one backend, with a throw-away configuration: defaults everywhere except
+ * what relaying SOAP needs (no body size limit) and what any production setup has (kept-alive
+ * upstream connections). Request and response buffering stay at nginx's defaults.
+ */
+final class Nginx implements AutoCloseable {
+  private static final Path BINARY = Path.of("/usr/sbin/nginx");
+
+  private final Process process;
+  private final Path dir;
+  private final int port;
+
+  private Nginx(Process process, Path dir, int port) {
+    this.process = process;
+    this.dir = dir;
+    this.port = port;
+  }
+
+  static boolean installed() {
+    return Files.isExecutable(BINARY);
+  }
+
+  /** Starts nginx proxying every path to {@code backendPort} on loopback. */
+  static Nginx start(int backendPort) throws IOException, InterruptedException {
+    if (!installed()) {
+      throw new IllegalStateException("nginx is not installed: apt-get install nginx-light");
+    }
+    Path dir = Files.createTempDirectory("ferry-nginx");
+    // nginx's workers drop to an unprivileged user and must reach their temp folders in here
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    int port = freePort();
+    String conf = """
+        daemon off;
+        worker_processes 1;
+        pid %1$s/nginx.pid;
+        error_log %1$s/error.log warn;
+        events { worker_connections 1024; }
+        http {
+          access_log off;
+          client_body_temp_path %1$s/body;
+          proxy_temp_path %1$s/proxy;
+          fastcgi_temp_path %1$s/fastcgi;
+          uwsgi_temp_path %1$s/uwsgi;
+          scgi_temp_path %1$s/scgi;
+          upstream backend { server 127.0.0.1:%2$d; keepalive 32; }
+          server {
+            listen 127.0.0.1:%3$d;
+            client_max_body_size 0;
+            location / {
+              proxy_pass http://backend;
+              proxy_http_version 1.1;
+              proxy_set_header Connection "";
+            }
+          }
+        }
+        """.formatted(dir, backendPort, port);
+    Path file = dir.resolve("nginx.conf");
+    Files.writeString(file, conf);
+    Process p = new ProcessBuilder(BINARY.toString(), "-p", dir.toString(), "-c", file.toString())
+        .redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
+    for (int i = 0; i < 100; i++) {
+      try (Socket s = new Socket("127.0.0.1", port)) {
+        return new Nginx(p, dir, port);
+      } catch (IOException notYet) {
+        if (!p.isAlive()) {
+          throw new IOException("nginx exited: " + Files.readString(dir.resolve("stdout.log")));
+        }
+        Thread.sleep(50);
+      }
+    }
+    p.destroyForcibly();
+    throw new IOException("nginx did not listen on " + port);
+  }
+
+  int port() {
+    return port;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Override
+  public void close() throws IOException, InterruptedException {
+    process.destroy();
+    if (!process.waitFor(5, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+    }
+    try (Stream<Path> all = Files.walk(dir)) {
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

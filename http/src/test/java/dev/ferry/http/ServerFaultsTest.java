@@ -1,0 +1,151 @@
+package dev.ferry.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ferry.bytes.ByteString;
+import dev.ferry.mime.MimeLimits;
+import dev.ferry.soap.SoapCodec;
+import dev.ferry.soap.SoapLimits;
+import dev.ferry.soap.SoapVersion;
+import dev.ferry.xop.MtomPolicy;
+import dev.ferry.xop.XopCodec;
+import dev.ferry.xop.XopLimits;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** What the server answers to requests it cannot serve, as the SOAP HTTP bindings say. */
+class ServerFaultsTest {
+  private static final SoapCodec CODEC = SoapCodec.create();
+  private static SoapServer server;
+  private static HttpClient http;
+
+  @BeforeAll
+  static void start() throws IOException {
+    SoapCodec small = SoapCodec.create(SoapLimits.builder().xop(XopLimits.builder()
+        .mime(MimeLimits.builder().maxPartBytes(50_000).build()).build()).build(),
+        XopCodec.builder());
+    server = SoapServer.builder().codec(small)
+        .endpoint("/echo", EchoService.dispatcher())
+        .endpoint("/fail", Dispatcher.builder().fallback(req -> {
+          throw new IllegalStateException("boom");
+        }).build())
+        .build().start();
+    http = HttpClient.newHttpClient();
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    http.close();
+    server.close();
+  }
+
+  private HttpResponse<String> post(String path, String contentType, String body)
+      throws Exception {
+    return http.send(HttpRequest.newBuilder(server.uri(path)).header("Content-Type", contentType)
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String envelope11(String header, String body) {
+    return "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\">" + header
+        + "<s:Body>" + body + "</s:Body></s:Envelope>";
+  }
+
+  @Test
+  void anUnsupportedMediaTypeIs415() throws Exception {
+    assertThat(post("/echo", "application/json", "{}").statusCode()).isEqualTo(415);
+  }
+
+  @Test
+  void getWithoutWsdlIs405() throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(server.uri("/echo")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(405);
+    assertThat(r.headers().firstValue("Allow")).contains("POST");
+  }
+
+  @Test
+  void malformedXmlIsAClientFaultWithWhere() throws Exception {
+    HttpResponse<String> r = post("/echo", "text/xml", "<s:Envelope xmlns:s=\""
+        + "http://schemas.xmlsoap.org/soap/envelope/\"><s:Body><oops></s:Body>");
+    assertThat(r.statusCode()).isEqualTo(500);
+    assertThat(r.body()).contains("faultcode").contains("Client").contains("malformed");
+  }
+
+  @Test
+  void anUnknownEnvelopeNamespaceIsVersionMismatch() throws Exception {
+    HttpResponse<String> r = post("/echo", "text/xml",
+        "<s:Envelope xmlns:s=\"urn:not-soap\"><s:Body/></s:Envelope>");
+    assertThat(r.statusCode()).isEqualTo(500);
+    assertThat(r.body()).contains("VersionMismatch");
+  }
+
+  @Test
+  void aMustUnderstandHeaderNobodyKnowsIsAMustUnderstandFault() throws Exception {
+    HttpResponse<String> r = post("/echo", "application/soap+xml", "<s:Envelope xmlns:s=\""
+        + "http://www.w3.org/2003/05/soap-envelope\"><s:Header><x:Secret xmlns:x=\"urn:x\" "
+        + "s:mustUnderstand=\"true\">1</x:Secret></s:Header><s:Body/></s:Envelope>");
+    assertThat(r.statusCode()).isEqualTo(500);
+    assertThat(r.headers().firstValue("Content-Type").orElseThrow())
+        .startsWith("application/soap+xml");
+    assertThat(r.body()).contains("MustUnderstand").contains("Secret");
+  }
+
+  @Test
+  void anUnknownOperationIsASenderFault() throws Exception {
+    HttpResponse<String> r = post("/echo", "application/soap+xml", "<s:Envelope xmlns:s=\""
+        + "http://www.w3.org/2003/05/soap-envelope\"><s:Body><x:other xmlns:x=\"urn:x\"/>"
+        + "</s:Body></s:Envelope>");
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body()).contains("Sender").contains("no operation here").contains("other");
+  }
+
+  @Test
+  void anEndpointFailureIsAServerFault() throws Exception {
+    HttpResponse<String> r = post("/fail", "text/xml", envelope11("", "<x:op xmlns:x=\"urn:x\"/>"));
+    assertThat(r.statusCode()).isEqualTo(500);
+    assertThat(r.body()).contains("Server").contains("boom");
+  }
+
+  @Test
+  void aLimitIsAFaultNamingIt() throws IOException {
+    try (SoapClient client = SoapClient.create();
+        SoapResponse r = client.call(server.uri("/echo"), EchoService.request(CODEC,
+            SoapVersion.SOAP_12, MtomPolicy.ALWAYS, "x", ByteString.of(new byte[80_000])),
+            null)) {
+      assertThat(r.status()).isEqualTo(400);
+      assertThat(r.fault().reason()).contains("MimeLimits.maxPartBytes").contains("> 50000");
+      assertThat(r.fault().subcodes()).extracting(q -> q.getLocalPart())
+          .containsExactly("LimitExceeded");
+    }
+  }
+
+  @Test
+  void healthAndMetricsAnswer() throws Exception {
+    HttpResponse<String> health = http.send(HttpRequest.newBuilder(server.uri("/health"))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(health.body()).contains("UP");
+    post("/echo", "application/json", "{}");
+    HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(
+        URI.create(server.uri("/metrics").toString())).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(metrics.body()).contains("ferry_server_in_flight")
+        .contains("ferry_server_latency_seconds");
+  }
+
+  @Test
+  void aNonSoapReplyIsAClearClientError() throws IOException {
+    try (SoapClient client = SoapClient.create()) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.call(
+          server.uri("/nothing-here"), EchoService.request(CODEC, SoapVersion.SOAP_11,
+              MtomPolicy.NEVER, "x", ByteString.of()), null))
+          .isInstanceOf(SoapHttpException.class).hasMessageContaining("HTTP 404");
+    }
+  }
+}
