@@ -129,6 +129,16 @@ public final class Spool extends OutputStream {
     return total;
   }
 
+  /** Returns how many spools of this process are in temp files now (for metrics). */
+  public static long filesInUse() {
+    return SpoolFile.filesInUse();
+  }
+
+  /** Returns how many bytes spools of this process hold in temp files now (for metrics). */
+  public static long fileBytesInUse() {
+    return SpoolFile.bytesInUse();
+  }
+
   /** Returns the number of bytes written. */
   public long size() {
     return size;

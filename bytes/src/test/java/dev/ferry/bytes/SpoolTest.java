@@ -116,6 +116,20 @@ class SpoolTest {
   }
 
   @Test
+  void countsTheFilesAndBytesSpilledInThisProcess() throws Exception {
+    long files = Spool.filesInUse();
+    long bytes = Spool.fileBytesInUse();
+    Spool spool = Spool.builder().memoryThresholdBytes(1024).build();
+    spool.write(new byte[300_000]);
+    assertThat(Spool.filesInUse()).isEqualTo(files + 1);
+    assertThat(Spool.fileBytesInUse()).isEqualTo(bytes + 300_000);
+    spool.close();
+    spool.close();
+    assertThat(Spool.filesInUse()).isEqualTo(files);
+    assertThat(Spool.fileBytesInUse()).isEqualTo(bytes);
+  }
+
+  @Test
   void closedSpoolRefusesUse() throws Exception {
     Spool spool = Spool.builder().directory(dir).build();
     spool.close();

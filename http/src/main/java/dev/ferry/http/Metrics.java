@@ -1,5 +1,6 @@
 package dev.ferry.http;
 
+import dev.ferry.bytes.Spool;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
@@ -25,6 +26,9 @@ public final class Metrics {
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry.gauge(prefix + ".in.flight", inFlight);
     registry.gauge(prefix + ".in.flight.request.bytes", inFlightBytes);
+    // process-wide: attachments that went past their memory threshold into temp files
+    registry.gauge("ferry.spool.files", Spool.class, c -> Spool.filesInUse());
+    registry.gauge("ferry.spool.file.bytes", Spool.class, c -> Spool.fileBytesInUse());
   }
 
   /** Returns metrics whose names start with {@code prefix} (for example {@code ferry.server}). */

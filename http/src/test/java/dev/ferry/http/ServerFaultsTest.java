@@ -135,7 +135,7 @@ class ServerFaultsTest {
     HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(
         URI.create(server.uri("/metrics").toString())).build(),
         HttpResponse.BodyHandlers.ofString());
-    assertThat(metrics.body()).contains("ferry_server_in_flight")
+    assertThat(metrics.body()).contains("ferry_server_in_flight").contains("ferry_spool_file_bytes")
         .contains("ferry_server_latency_seconds");
   }
 

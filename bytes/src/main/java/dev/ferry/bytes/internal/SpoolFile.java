@@ -15,6 +15,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -33,9 +34,14 @@ public final class SpoolFile implements Runnable {
    */
   private static final int MAX_TRANSFER_BYTES = 64 * 1024;
 
+  /** Process-wide use, for metrics: files open now and the bytes in them. */
+  private static final AtomicLong FILES_IN_USE = new AtomicLong();
+  private static final AtomicLong BYTES_IN_USE = new AtomicLong();
+
   private final Path path;
   private final FileChannel channel;
   private long writePosition;
+  private boolean released;
 
   private SpoolFile(Path path, FileChannel channel) {
     this.path = path;
@@ -55,6 +61,7 @@ public final class SpoolFile implements Runnable {
     try {
       FileChannel channel = FileChannel.open(path, StandardOpenOption.READ,
           StandardOpenOption.WRITE);
+      FILES_IN_USE.incrementAndGet();
       return new SpoolFile(path, channel);
     } catch (IOException e) {
       Files.deleteIfExists(path);
@@ -80,7 +87,9 @@ public final class SpoolFile implements Runnable {
       int n = Math.min(byteCount - done, MAX_TRANSFER_BYTES);
       ByteBuffer b = ByteBuffer.wrap(src, offset + done, n);
       while (b.hasRemaining()) {
-        writePosition += channel.write(b, writePosition);
+        int written = channel.write(b, writePosition);
+        writePosition += written;
+        BYTES_IN_USE.addAndGet(written);
       }
       done += n;
     }
@@ -136,9 +145,27 @@ public final class SpoolFile implements Runnable {
     };
   }
 
+  /** Returns the number of spool files open in this process. */
+  public static long filesInUse() {
+    return FILES_IN_USE.get();
+  }
+
+  /** Returns the bytes held in spool files in this process. */
+  public static long bytesInUse() {
+    return BYTES_IN_USE.get();
+  }
+
   /** Closes the channel and deletes the file; run by close() or by the cleaner. */
   @Override
   public void run() {
+    synchronized (this) {
+      if (released) {
+        return;
+      }
+      released = true;
+    }
+    FILES_IN_USE.decrementAndGet();
+    BYTES_IN_USE.addAndGet(-writePosition);
     try {
       channel.close();
     } catch (IOException ignored) {
