@@ -66,33 +66,62 @@ final class DemoMeasurement {
     }
   }
 
-  /** The number of calls {@link #run} makes, for a progress bar. */
-  int calls(int warmUpRounds, int repetitions) {
-    return cells.size() * (1 + warmUpRounds + repetitions);
+  /** One call of the plan: which combination, and whether it is checked, warm-up or timed. */
+  private record PlannedCall(Cell cell, Phase phase, int repetition, int repetitions) {
+    String label() {
+      return switch (phase) {
+        case CHECK -> "checking " + cell.label();
+        case WARM_UP -> "warming up: " + cell.label();
+        case TIMED -> cell.label() + ", call " + repetition + " of " + repetitions;
+      };
+    }
   }
 
+  private enum Phase { CHECK, WARM_UP, TIMED }
+
+  /** The number of calls {@link #run} makes, for a progress bar. */
+  int calls(int warmUpRounds, int repetitions) {
+    return plan(warmUpRounds, repetitions).size();
+  }
+
+  /**
+   * Makes every call of the plan; after each, {@code progress} counts it and shows the next,
+   * so the bar is full only when the last echo is in.
+   */
   List<Row> run(int warmUpRounds, int repetitions, ProgressBar progress) throws IOException {
-    for (Cell cell : cells) {
-      progress.step("checking " + cell.label());
-      checkedCall(cell);
-    }
-    for (int round = 0; round < warmUpRounds; round++) {
-      for (Cell cell : cells) {
-        progress.step("warming up: " + cell.label());
-        call(cell);
+    List<PlannedCall> plan = plan(warmUpRounds, repetitions);
+    for (int i = 0; i < plan.size(); i++) {
+      PlannedCall next = plan.get(i);
+      switch (next.phase()) {
+        case CHECK -> checkedCall(next.cell());
+        case WARM_UP -> call(next.cell());
+        case TIMED -> samples.get(next.cell()).add(call(next.cell()));
       }
-    }
-    for (int rep = 0; rep < repetitions; rep++) {
-      for (Cell cell : cells) {
-        progress.step(cell.label() + ", call " + (rep + 1) + " of " + repetitions);
-        samples.get(cell).add(call(cell));
-      }
+      progress.step(i + 1 < plan.size() ? plan.get(i + 1).label() : "done");
     }
     List<Row> rows = new ArrayList<>();
     for (Cell cell : cells) {
       rows.add(new Row(cell, samples.get(cell).stats(), requestBytes.get(cell)));
     }
     return rows;
+  }
+
+  private List<PlannedCall> plan(int warmUpRounds, int repetitions) {
+    List<PlannedCall> plan = new ArrayList<>();
+    for (Cell cell : cells) {
+      plan.add(new PlannedCall(cell, Phase.CHECK, 0, repetitions));
+    }
+    for (int round = 0; round < warmUpRounds; round++) {
+      for (Cell cell : cells) {
+        plan.add(new PlannedCall(cell, Phase.WARM_UP, 0, repetitions));
+      }
+    }
+    for (int rep = 1; rep <= repetitions; rep++) {
+      for (Cell cell : cells) {
+        plan.add(new PlannedCall(cell, Phase.TIMED, rep, repetitions));
+      }
+    }
+    return plan;
   }
 
   private void checkedCall(Cell cell) throws IOException {
