@@ -60,12 +60,14 @@ final class BenchThreshold implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException, XMLStreamException {
+    checkChart();
+    Duration budget = budget();
     List<Integer> ascending = List.copyOf(new TreeSet<>(sizes));
     List<ThresholdMeasurement.Row> rows;
     PrintWriter err = spec.commandLine().getErr();
     try (ProgressBar progress = new ProgressBar(err, ProgressBar.modeFor(noProgress),
         "measuring", ThresholdMeasurement.progressSteps())) {
-      rows = new ThresholdMeasurement(ascending).run(budget(), progress);
+      rows = new ThresholdMeasurement(ascending).run(budget, progress);
     }
     Crossover time = timeCrossover(rows);
     Crossover wire = wireCrossover(rows);
@@ -79,6 +81,13 @@ final class BenchThreshold implements Callable<Integer> {
       printReport(out, rows, time, wire);
     }
     return 0;
+  }
+
+  private void checkChart() {
+    String problem = chart == null ? null : LatencyChart.unwritable(chart);
+    if (problem != null) {
+      throw new ParameterException(spec.commandLine(), "--chart: " + problem);
+    }
   }
 
   private Duration budget() {

@@ -106,6 +106,10 @@ final class DemoCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(),
           "--repetitions must be 1 to 10000: " + repetitions);
     }
+    String chartProblem = LatencyChart.unwritable(chart);
+    if (chartProblem != null) {
+      throw new ParameterException(spec.commandLine(), "--chart: " + chartProblem);
+    }
     if (warmUpRounds < 0 || warmUpRounds > 1000) {
       throw new ParameterException(spec.commandLine(),
           "--warmup must be 0 to 1000: " + warmUpRounds);

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
         MimeCommand.class, BenchCommand.class, CompletionCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Examples:",
-        "  ferry demo                                   # MTOM vs base64, direct vs brokered",
+        "  ferry demo                # MTOM vs base64, direct vs brokered: table, chart",
         "  ferry serve --port 8080",
         "  ferry send --url http://127.0.0.1:8080/echo --size 4M",
         "  ferry mime inspect samples/mtom-echo.eml",

@@ -68,6 +68,15 @@ final class LatencyChart {
     return this;
   }
 
+  /**
+   * Returns why {@code file} cannot take a chart (its directory is missing), or null if it can:
+   * checked before a long measurement rather than after it.
+   */
+  static String unwritable(Path file) {
+    Path dir = file.toAbsolutePath().getParent();
+    return dir == null || Files.isDirectory(dir) ? null : "no such directory: " + dir;
+  }
+
   /** Writes the chart as PNG to {@code file} (exactly that name: no extension is added). */
   void writePng(Path file) throws IOException {
     try (OutputStream out = Files.newOutputStream(file)) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.cli.FerryCliTest.Result;
 import java.awt.image.BufferedImage;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -74,11 +75,21 @@ class BenchThresholdCliTest {
   }
 
   @Test
-  void aChartThatCannotBeWrittenIsAnIoErrorWithoutAStackTrace() {
+  void aChartInAMissingDirectoryIsRefusedBeforeMeasuring() {
     Path png = dir.resolve("missing").resolve("chart.png");
+    Result r = ferry("bench", "threshold", "--no-progress", "--chart", png.toString());
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).startsWith("ferry: --chart: no such directory: ")
+        .contains("missing").doesNotContain("\tat ");
+  }
+
+  @Test
+  void aChartThatCannotBeWrittenIsAnIoErrorWithoutAStackTrace() throws Exception {
+    Path png = Files.createDirectory(dir.resolve("a-directory.png"));
     Result r = ferry("bench", "threshold", "--quick", "--no-progress", "--sizes", "1K",
         "--chart", png.toString());
     assertThat(r.exit()).isEqualTo(4);
-    assertThat(r.err()).startsWith("ferry: ").contains("chart.png").doesNotContain("\tat ");
+    assertThat(r.err()).startsWith("ferry: ").contains("a-directory.png")
+        .doesNotContain("\tat ");
   }
 }

@@ -59,6 +59,9 @@ class DemoCliTest {
     assertThat(r.exit()).isEqualTo(4);
     assertThat(r.err()).contains("cannot connect").doesNotContain("\tat ");
     assertThat(ferry("demo", "--repetitions", "0").exit()).isEqualTo(2);
+    Result chart = ferry("demo", "--chart", dir.resolve("no/such/dir/x.png").toString());
+    assertThat(chart.exit()).isEqualTo(2);
+    assertThat(chart.err()).contains("--chart: no such directory");
     assertThat(ferry("demo", "--sizes", "1K,huge").err()).contains("not a size: 'huge'");
   }
 
