@@ -1,6 +1,12 @@
 /** The ferry command line. */
 module dev.ferry.cli {
   requires dev.ferry.mime;
+  requires dev.ferry.xop;
+  requires dev.ferry.http;
+  requires java.net.http;
+  requires java.logging;
+  requires java.desktop;
+  requires org.knowm.xchart;
   requires info.picocli;
 
   opens dev.ferry.cli to info.picocli;

@@ -9,25 +9,36 @@ import picocli.CommandLine.Option;
 
 /**
  * The {@code ferry} command. Exit codes: 0 success, 2 usage error, 3 bad input (the message
- * could not be decoded: the error names the byte offset and part), 4 I/O error.
+ * could not be decoded: the error names the byte offset and part), 4 I/O or network error, 5
+ * the peer answered, but with a fault or a wrong reply.
  */
 @Command(name = "ferry", mixinStandardHelpOptions = true, version = "ferry 0.1.0",
     description = "Ferry: MIME, MTOM and SOAP messages with as few copies as the bytes allow.",
-    subcommands = {MimeCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {DemoCommand.class, ServeCommand.class, BrokerCommand.class, SendCommand.class,
+        MimeCommand.class, BenchCommand.class, CompletionCommand.class,
+        CommandLine.HelpCommand.class},
     footer = {"", "Examples:",
+        "  ferry demo                # MTOM vs base64, direct vs brokered: table, chart",
+        "  ferry serve --port 8080",
+        "  ferry send --url http://127.0.0.1:8080/echo --size 4M",
         "  ferry mime inspect samples/mtom-echo.eml",
         "  ferry mime pack -o msg.eml root.xml:text/xml photo.jpg:image/jpeg",
         "  ferry mime unpack msg.eml -d out/",
-        "", "Exit codes: 0 ok, 2 usage, 3 bad input, 4 I/O error."})
+        "  ferry bench threshold --chart threshold.png",
+        "  source <(ferry completion)",
+        "", "Exit codes: 0 ok, 2 usage, 3 bad input, 4 I/O or network error, 5 the peer"
+            + " answered with a fault or a wrong reply."})
 public final class Ferry {
   static final int EXIT_BAD_INPUT = 3;
   static final int EXIT_IO = 4;
+  static final int EXIT_PEER = 5;
 
   @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
       description = "Print stack traces with errors.")
   boolean verbose;
 
   public static void main(String[] args) {
+    ServerLogging.useOneLineFormat();
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
@@ -43,14 +54,33 @@ public final class Ferry {
       if (verbose) {
         e.printStackTrace(commandLine.getErr());
       }
-      return e instanceof DecodeException || e instanceof IllegalArgumentException
-          ? EXIT_BAD_INPUT : EXIT_IO;
+      return exitCode(e);
     });
+    cl.setParameterExceptionHandler(Ferry::usageError);
     return cl.execute(args);
   }
 
+  /** The message and where to find help: the whole usage text would bury the message. */
+  private static int usageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine cl = e.getCommandLine();
+    PrintWriter err = cl.getErr();
+    err.println("ferry: " + e.getMessage());
+    if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
+      err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help'.");
+    }
+    return cl.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  private static int exitCode(Exception e) {
+    if (e instanceof PeerException) {
+      return EXIT_PEER;
+    }
+    return e instanceof DecodeException || e instanceof IllegalArgumentException
+        ? EXIT_BAD_INPUT : EXIT_IO;
+  }
+
   private static String describe(Exception e) {
-    if (e instanceof DecodeException) {
+    if (e instanceof DecodeException || e instanceof PeerException) {
       return e.getMessage();
     }
     if (e instanceof java.nio.file.NoSuchFileException) {

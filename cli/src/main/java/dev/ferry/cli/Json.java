@@ -1,6 +1,8 @@
 package dev.ferry.cli;
 
 import dev.ferry.mime.MediaType;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.List;
 
 /** Just enough JSON writing for the CLI's --json output (no dependency for four fields). */
@@ -21,6 +23,15 @@ final class Json {
           .append(",\"sha256Prefix\":").append(str(r.sha256())).append('}');
     }
     return s.append("]}").toString();
+  }
+
+  /** A number with up to three decimals, a dot as separator whatever the locale. */
+  static String num(double v) {
+    if (!Double.isFinite(v)) {
+      return "null";
+    }
+    return new BigDecimal(v).setScale(3, RoundingMode.HALF_EVEN)
+        .stripTrailingZeros().toPlainString();
   }
 
   static String str(String v) {

@@ -1,0 +1,74 @@
+package dev.ferry.cli;
+
+import dev.ferry.http.Broker;
+import dev.ferry.http.Routes;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code ferry broker}: the copy-and-forward SOAP broker, until interrupted. */
+@Command(name = "broker", mixinStandardHelpOptions = true,
+    description = {"Run the SOAP broker: each request is forwarded to the backend its route"
+        + " names (wsa:To rewritten, a ferry:Trace header added), attachments streamed through"
+        + " in both directions, until interrupted with Ctrl-C.",
+        "", "The routes file (YAML):",
+        "  timeout: 30s                      # no progress for this long: a fault (default 60s)",
+        "  routes:",
+        "    - path: /echo                   # the path callers post to",
+        "      action: urn:testMtom          # optional: only this wsa:Action or SOAPAction",
+        "      to: http://127.0.0.1:8081/echo",
+        "      audit: /var/log/ferry-audit   # optional: a copy of each request (dir or URL)"},
+    footer = {"", "Examples:",
+        "  ferry serve --port 8081 &",
+        "  ferry broker --routes routes.yaml --port 8080",
+        "  ferry send --url http://127.0.0.1:8080/echo --size 1M"})
+final class BrokerCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = {"-r", "--routes"}, required = true, paramLabel = "FILE",
+      description = "The routing table (YAML, see above).")
+  Path routesFile;
+
+  @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+      description = "Address to listen on (0.0.0.0: every interface). Default: ${DEFAULT-VALUE}.")
+  String host;
+
+  @Option(names = {"-p", "--port"}, defaultValue = "8080", paramLabel = "PORT",
+      description = "Port (0: any free one). Default: ${DEFAULT-VALUE}.")
+  int port;
+
+  @Mixin LimitOptions limits;
+
+  @Override
+  public Integer call() throws IOException {
+    if (port < 0 || port > 65535) {
+      throw new ParameterException(spec.commandLine(), "--port must be 0 to 65535: " + port);
+    }
+    Routes routes = Routes.load(routesFile);
+    ServerLogging.configure(true, ServerLogging.verbose(spec));
+    try (Broker broker = Broker.builder().host(host).port(port).codec(limits.codec())
+        .routes(routes).build()
+        .start()) {
+      PrintWriter out = spec.commandLine().getOut();
+      out.println("broker at " + broker.uri("/") + ", timeout " + routes.timeout().toSeconds()
+          + " s, metrics at " + broker.uri("/metrics"));
+      for (Routes.Route r : routes.routes()) {
+        out.println("  " + broker.uri(r.path()) + (r.action() == null ? ""
+            : " [" + r.action() + "]") + " -> " + r.to()
+            + (r.audit() == null ? "" : " (audit copy: " + r.audit() + ")"));
+      }
+      out.println("Ctrl-C stops it.");
+      out.flush();
+      ServeCommand.RunUntilStopped.run(broker);
+    }
+    spec.commandLine().getOut().println("stopped");
+    return 0;
+  }
+}

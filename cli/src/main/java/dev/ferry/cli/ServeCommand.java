@@ -1,0 +1,110 @@
+package dev.ferry.cli;
+
+import dev.ferry.http.EchoService;
+import dev.ferry.http.SoapServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code ferry serve}: the testMtom echo service, until interrupted. */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+    description = {"Serve the testMtom echo service (CXF's MTOM sample contract: a name and a"
+        + " base64Binary blob, echoed back; MTOM or inline base64, SOAP 1.1 or 1.2) until"
+        + " interrupted with Ctrl-C.",
+        "", "Also served: the WSDL at URL?wsdl, /health, and Prometheus metrics at /metrics."},
+    footer = {"", "Examples:",
+        "  ferry serve                                    # http://127.0.0.1:8080/echo",
+        "  ferry serve --port 0                           # any free port; the URL is printed",
+        "  ferry serve --host 0.0.0.0 --port 9000 --path /services/echo",
+        "  ferry send --url http://127.0.0.1:8080/echo --size 4M   # from another shell"})
+final class ServeCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+      description = "Address to listen on (0.0.0.0: every interface). Default: ${DEFAULT-VALUE}.")
+  String host;
+
+  @Option(names = {"-p", "--port"}, defaultValue = "8080", paramLabel = "PORT",
+      description = "Port (0: any free one). Default: ${DEFAULT-VALUE}.")
+  int port;
+
+  @Option(names = "--path", defaultValue = "/echo", paramLabel = "PATH",
+      description = "The service's path. Default: ${DEFAULT-VALUE}.")
+  String path;
+
+  @Mixin LimitOptions limits;
+
+  @Override
+  public Integer call() throws IOException {
+    checkOptions();
+    ServerLogging.configure(true, ServerLogging.verbose(spec));
+    try (SoapServer server = SoapServer.builder().host(host).port(port).codec(limits.codec())
+        .endpoint(path, EchoService.dispatcher()).build().start()) {
+      PrintWriter out = spec.commandLine().getOut();
+      out.println("echo service at " + server.uri(path));
+      out.println("WSDL at " + server.uri(path) + "?wsdl, metrics at " + server.uri("/metrics"));
+      out.println("Ctrl-C stops it.");
+      out.flush();
+      RunUntilStopped.run(server);
+    }
+    spec.commandLine().getOut().println("stopped");
+    return 0;
+  }
+
+  private void checkOptions() {
+    if (port < 0 || port > 65535) {
+      throw new ParameterException(spec.commandLine(),
+          "--port must be 0 to 65535: " + port);
+    }
+    if (!path.startsWith("/")) {
+      throw new ParameterException(spec.commandLine(),
+          "--path must start with /: " + path);
+    }
+  }
+
+  /**
+   * Blocks until the JVM shuts down (Ctrl-C, SIGTERM) or the calling thread is interrupted (an
+   * embedding program or a test). On shutdown the hook closes the server, so requests in flight
+   * finish before the JVM exits.
+   */
+  static final class RunUntilStopped {
+    private RunUntilStopped() {}
+
+    static void run(AutoCloseable server) {
+      CountDownLatch never = new CountDownLatch(1);
+      Thread hook = new Thread(() -> closeQuietly(server), "ferry-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      try {
+        never.await();
+      } catch (InterruptedException e) {
+        // The interrupt asked for exactly this, a stop; it is consumed so that closing the
+        // server afterwards can wait for requests in flight.
+      } finally {
+        removeHook(hook);
+      }
+    }
+
+    private static void removeHook(Thread hook) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook is running or about to: it closes the server.
+      }
+    }
+
+    private static void closeQuietly(AutoCloseable server) {
+      try {
+        server.close();
+      } catch (Exception e) {
+        // Nothing to tell anyone: the JVM is exiting.
+      }
+    }
+  }
+}

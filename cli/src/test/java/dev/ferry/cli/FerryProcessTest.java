@@ -1,0 +1,72 @@
+package dev.ferry.cli;
+
+import static dev.ferry.cli.FerryCliTest.ferry;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ferry} as a process of its own, started the way the launcher starts it (its main
+ * class, this build's class path): exit codes through System.exit, real stdout and stderr, and
+ * a server stopped by a signal.
+ */
+class FerryProcessTest {
+  @TempDir Path dir;
+
+  private static ProcessBuilder ferryProcess(String... args) {
+    List<String> command = new ArrayList<>(List.of(
+        ProcessHandle.current().info().command().orElse("java"),
+        "-cp", System.getProperty("java.class.path"), Ferry.class.getName()));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command);
+  }
+
+  @Test
+  void exitCodesAndOutputReachTheShell() throws Exception {
+    Process completion = ferryProcess("completion").redirectError(dir.resolve("err").toFile())
+        .start();
+    String script = new String(completion.getInputStream().readAllBytes(),
+        StandardCharsets.UTF_8);
+    assertThat(completion.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(completion.exitValue()).isZero();
+    assertThat(script).contains("complete -F _complete_ferry").contains("demo");
+
+    Process missing = ferryProcess("mime", "inspect", dir.resolve("none.eml").toString())
+        .redirectOutput(dir.resolve("out").toFile()).start();
+    String err = new String(missing.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(missing.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(missing.exitValue()).isEqualTo(4);
+    assertThat(err).startsWith("ferry: no such file: ").doesNotContain("\tat ");
+  }
+
+  @Test
+  void serveLogsOneLinePerRequestAndStopsOnSigterm() throws Exception {
+    // To a file: destroy() closes the process's pipes, and the log is read after it.
+    Path log = dir.resolve("serve.log");
+    Process serve = ferryProcess("serve", "--port", "0").redirectError(log.toFile()).start();
+    try {
+      BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(),
+          StandardCharsets.UTF_8));
+      String first = out.readLine();
+      assertThat(first).startsWith("echo service at http://127.0.0.1:");
+      String url = first.substring("echo service at ".length());
+      assertThat(ferry("send", "--url", url, "--size", "10K").exit()).isZero();
+      serve.destroy(); // SIGTERM, which runs the shutdown hook as Ctrl-C's SIGINT does
+      assertThat(serve.waitFor(30, TimeUnit.SECONDS)).as("stopped by the signal").isTrue();
+      assertThat(Files.readString(log)).containsPattern(
+          "(?m)^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d INFO 127\\.0\\.0\\.1 \"POST /echo\" 200 ")
+          .doesNotContain("SLF4J");
+    } finally {
+      serve.destroyForcibly();
+    }
+  }
+}

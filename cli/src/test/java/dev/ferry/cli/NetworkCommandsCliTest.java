@@ -1,0 +1,126 @@
+package dev.ferry.cli;
+
+import static dev.ferry.cli.FerryCliTest.ferry;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ferry.cli.FerryCliTest.Result;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code ferry serve}, {@code ferry broker} and {@code ferry send} together on loopback. */
+class NetworkCommandsCliTest {
+  @TempDir Path dir;
+
+  @Test
+  void sendEchoesAGeneratedBlobThroughServeAndStopsOnInterrupt() throws Exception {
+    try (RunningFerry serve = new RunningFerry("serve", "--port", "0")) {
+      String url = serve.awaitUrl("echo service at ");
+      assertThat(url).endsWith("/echo");
+      Result mtom = ferry("send", "--url", url, "--size", "300K");
+      assertThat(mtom.exit()).as(mtom.err()).isZero();
+      assertThat(mtom.out()).contains("sent    300 KiB (307200 bytes) as MTOM attachment")
+          .contains("reply   HTTP 200, multipart/related")
+          .contains("echo    name 'ferry send', 307200 bytes, identical");
+      Result base64 = ferry("send", "--url", url, "--size", "1000", "--no-mtom", "--soap12",
+          "--name", "n\u00e4me", "--json");
+      assertThat(base64.exit()).as(base64.err()).isZero();
+      assertThat(base64.out()).startsWith("{\"url\":\"" + url + "\",\"encoding\":\"base64\"")
+          .contains("\"soapVersion\":\"1.2\"").contains("\"blobBytes\":1000")
+          .contains("\"status\":200,\"contentType\":\"application/soap+xml")
+          .contains("\"echoedName\":\"n\u00e4me\",\"echoedBytes\":1000")
+          .contains("\"intact\":true");
+      assertThat(serve.stop()).isZero();
+      assertThat(serve.out()).contains("Ctrl-C stops it.").endsWith("stopped\n");
+    }
+  }
+
+  @Test
+  void sendStreamsAFileAndTheBrokerForwardsIt() throws Exception {
+    byte[] content = new byte[2_000_000];
+    new Random(7).nextBytes(content);
+    Path file = Files.write(dir.resolve("photo.bin"), content);
+    try (RunningFerry serve = new RunningFerry("serve", "--port", "0", "--path", "/svc/echo")) {
+      String backend = serve.awaitUrl("echo service at ");
+      Path routes = Files.writeString(dir.resolve("routes.yaml"),
+          "timeout: 10s\nroutes:\n  - path: /echo\n    to: " + backend + "\n");
+      try (RunningFerry broker = new RunningFerry("broker", "--routes", routes.toString(),
+          "--port", "0")) {
+        String brokered = broker.awaitUrl("  ");
+        assertThat(broker.out()).contains("-> " + backend).contains("timeout 10 s");
+        for (String mtom : new String[] {"--mtom", "--no-mtom"}) {
+          Result r = ferry("send", "--url", brokered, file.toString(), mtom);
+          assertThat(r.exit()).as(r.err()).isZero();
+          assertThat(r.out()).contains("2000000 bytes, identical");
+        }
+        assertThat(broker.stop()).isZero();
+      }
+    }
+  }
+
+  @Test
+  void sendFailuresSayWhatWentWrongWithTheirExitCodes() throws Exception {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    Result refused = ferry("send", "--url", "http://127.0.0.1:" + closedPort + "/echo",
+        "--size", "1K");
+    assertThat(refused.exit()).isEqualTo(4);
+    assertThat(refused.err()).contains("cannot connect to http://127.0.0.1:" + closedPort)
+        .doesNotContain("\tat ");
+    try (RunningFerry serve = new RunningFerry("serve", "--port", "0", "--max-root", "64K")) {
+      String url = serve.awaitUrl("echo service at ");
+      Result notFound = ferry("send", "--url", url.replace("/echo", "/nothing"), "--size", "1K");
+      assertThat(notFound.exit()).isEqualTo(5);
+      assertThat(notFound.err()).containsPattern("HTTP 40[45] from ").contains("not a SOAP reply");
+      Result tooBig = ferry("send", "--url", url, "--size", "100K", "--no-mtom");
+      assertThat(tooBig.exit()).isEqualTo(5);
+      assertThat(tooBig.err()).contains("SOAP fault").contains("maxRootBytes")
+          .contains("--max-root").doesNotContain("\tat ");
+      Result attached = ferry("send", "--url", url, "--size", "100K");
+      assertThat(attached.exit()).as("attachments do not count against the envelope's limit")
+          .isZero();
+    }
+  }
+
+  @Test
+  void usageErrorsAreShortAndExitWith2() throws Exception {
+    Result neither = ferry("send", "--url", "http://127.0.0.1:1/echo");
+    assertThat(neither.exit()).isEqualTo(2);
+    assertThat(neither.err()).isEqualTo(
+        "ferry: give either a FILE or --size (a generated blob), not neither\n"
+            + "Try 'ferry send --help'.\n");
+    Path f = Files.writeString(dir.resolve("f"), "x");
+    assertThat(ferry("send", "--url", "http://h/echo", "--size", "1K", f.toString()).err())
+        .contains("not both");
+    assertThat(ferry("send", "--url", "ftp://h/echo", "--size", "1K").err())
+        .contains("--url must be http:// or https://");
+    assertThat(ferry("serve", "--port", "70000").exit()).isEqualTo(2);
+    assertThat(ferry("serve", "--path", "echo").err()).contains("--path must start with /");
+  }
+
+  @Test
+  void brokerRoutesFileErrorsNameTheProblem() throws Exception {
+    Path bad = Files.writeString(dir.resolve("bad.yaml"), "routes:\n  - path: /echo\n");
+    Result r = ferry("broker", "--routes", bad.toString(), "--port", "0");
+    assertThat(r.exit()).isEqualTo(3);
+    assertThat(r.err()).contains("bad.yaml").contains("routes[0].to").doesNotContain("\tat ");
+    Result missing = ferry("broker", "--routes", dir.resolve("none.yaml").toString());
+    assertThat(missing.exit()).isEqualTo(4);
+    assertThat(missing.err()).contains("no such file");
+  }
+
+  @Test
+  void helpShowsExamples() {
+    for (String command : new String[] {"serve", "broker", "send"}) {
+      Result r = ferry(command, "--help");
+      assertThat(r.exit()).isZero();
+      assertThat(r.out()).as(command).contains("Examples:").contains("ferry " + command);
+    }
+    assertThat(ferry("broker", "--help").out()).contains("routes:").contains("to: http://");
+  }
+}
