@@ -78,10 +78,19 @@ final class Referrals {
   }
 
   /** Returns the search as the URL asks for it: its DN, scope and filter where present. */
-  static SearchRequest retarget(SearchRequest r, LdapUrl url) {
+  static SearchRequest retarget(SearchRequest r, LdapUrl url) throws LdapException {
+    Filter filter = r.filter();
+    if (url.filter() != null) {
+      try {
+        filter = Filter.parse(url.filter());
+      } catch (IllegalArgumentException e) {
+        // the server sent it: a protocol problem, not a mistake of the caller's
+        throw new LdapException(ResultCode.PROTOCOL_ERROR, "bad filter in referral "
+            + url.serverPart() + ": " + e.getMessage(), e);
+      }
+    }
     return new SearchRequest(url.dn().isEmpty() ? r.baseObject() : url.dn(),
         url.scope() == null ? r.scope() : url.scope(), r.derefAliases(), r.sizeLimit(),
-        r.timeLimit(), r.typesOnly(),
-        url.filter() == null ? r.filter() : Filter.parse(url.filter()), r.attributes());
+        r.timeLimit(), r.typesOnly(), filter, r.attributes());
   }
 }

@@ -52,6 +52,10 @@ class LdapConnectionTest {
   }
 
   private LdapConnection connect(Duration timeout, LdapLimits limits) throws Exception {
+    return connect(LdapOptions.builder().timeout(timeout).limits(limits).build());
+  }
+
+  private LdapConnection connect(LdapOptions options) throws Exception {
     CompletableFuture<Socket> accepted = CompletableFuture.supplyAsync(() -> {
       try {
         return server.accept();
@@ -59,8 +63,7 @@ class LdapConnectionTest {
         throw new java.io.UncheckedIOException(e);
       }
     });
-    LdapConnection c = LdapConnection.connect("127.0.0.1", server.getLocalPort(), limits,
-        timeout);
+    LdapConnection c = LdapConnection.connect("127.0.0.1", server.getLocalPort(), options);
     peer = accepted.get(5, TimeUnit.SECONDS);
     InputStream in = peer.getInputStream();
     Thread.ofVirtual().start(() -> {
@@ -192,6 +195,31 @@ class LdapConnectionTest {
     assertInstanceOf(ProtocolOp.UnbindRequest.class, nextRequest().op());
     assertThrows(Exception.class, () -> f.get(5, TimeUnit.SECONDS));
     assertFalse(c.isOpen());
+  }
+
+  @Test
+  void aReferralWithABadFilterIsAProtocolErrorNotACrash() throws Exception {
+    LdapOptions following = LdapOptions.builder().followReferrals(true)
+        .timeout(Duration.ofSeconds(5)).build();
+    try (LdapConnection c = connect(following)) {
+      CompletableFuture<SearchOutcome> outcome = CompletableFuture.supplyAsync(() -> {
+        try {
+          return c.collect(ProtocolOp.SearchRequest.of("o=x", SearchScope.WHOLE_SUBTREE,
+              Filter.present("objectClass")));
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      LdapMessage search = nextRequest();
+      // the referral leads back to this listener, whose backlog takes the connection
+      String url = "ldap://127.0.0.1:" + server.getLocalPort() + "/o=y??sub?(uid=x";
+      reply(LdapMessage.of(search.messageId(), new ProtocolOp.SearchResultDone(
+          new LdapResult(ResultCode.REFERRAL, "", "", List.of(url)))));
+      Exception e = assertThrows(Exception.class, () -> outcome.get(5, TimeUnit.SECONDS));
+      LdapException cause = assertInstanceOf(LdapException.class, e.getCause().getCause());
+      assertEquals(ResultCode.PROTOCOL_ERROR, cause.resultCode());
+      assertTrue(cause.getMessage().contains("bad filter in referral"), cause.getMessage());
+    }
   }
 
   /** Answers each bind request with {@code answer} applied to its step number (from 1). */
