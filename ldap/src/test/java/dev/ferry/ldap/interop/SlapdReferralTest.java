@@ -16,7 +16,9 @@ import dev.ferry.ldap.LdapException;
 import dev.ferry.ldap.LdapLimits;
 import dev.ferry.ldap.LdapOptions;
 import dev.ferry.ldap.LdapUrl;
+import dev.ferry.ldap.LdapMessage;
 import dev.ferry.ldap.Modification;
+import dev.ferry.ldap.ProtocolOp.DeleteRequest;
 import dev.ferry.ldap.ProtocolOp.SearchRequest;
 import dev.ferry.ldap.ProtocolOp.SearchResultEntry;
 import dev.ferry.ldap.ResultCode;
@@ -25,6 +27,7 @@ import dev.ferry.ldap.SearchScope;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * <pre>
  * ou=people        uid=user0..2
  * ou=branch        ou=elsewhere -> ou=people
- * ou=traps         ou=loop -> ou=loop (itself)
+ * ou=traps         ou=loop -> ou=loop (itself), ou=doomed -> ou=people
  * ou=unreachable   ou=nowhere -> a closed port
  * </pre>
  */
@@ -45,6 +48,7 @@ class SlapdReferralTest {
   private static final String BRANCH = "ou=branch," + SUFFIX;
   private static final String ELSEWHERE = "ou=elsewhere," + BRANCH;
   private static final String LOOP = "ou=loop,ou=traps," + SUFFIX;
+  private static final String DOOMED = "ou=doomed,ou=traps," + SUFFIX;
   private static final String UNREACHABLE = "ou=unreachable," + SUFFIX;
   private static Slapd slapd;
 
@@ -65,6 +69,7 @@ class SlapdReferralTest {
       }
       addReferral(c, ELSEWHERE, server() + "/" + PEOPLE);
       addReferral(c, LOOP, server() + "/" + LOOP);
+      addReferral(c, DOOMED, server() + "/" + PEOPLE);
       addReferral(c, "ou=nowhere," + UNREACHABLE, "ldap://127.0.0.1:1/" + PEOPLE);
     }
   }
@@ -136,6 +141,21 @@ class SlapdReferralTest {
       assertEquals(List.of(ELSEWHERE), dns(outcome));
       assertEquals(server() + "/" + PEOPLE,
           outcome.entries().get(0).attribute("ref").firstValueAsString());
+    }
+  }
+
+  @Test
+  void manageDsaItLetsAnUpdateReachTheReferralObject() throws Exception {
+    try (LdapConnection c = slapd.admin()) {
+      LdapException referred = assertThrows(LdapException.class, () -> c.delete(DOOMED));
+      assertEquals(ResultCode.REFERRAL, referred.resultCode());
+      LdapMessage deleted = c.send(new DeleteRequest(DOOMED), List.of(Control.manageDsaIt()))
+          .get(10, TimeUnit.SECONDS);
+      assertEquals(ResultCode.SUCCESS, deleted.op().result().resultCode());
+      LdapException gone = assertThrows(LdapException.class, () -> c.searchAll(
+          SearchRequest.of(DOOMED, SearchScope.BASE_OBJECT, Filter.present("objectClass")),
+          Control.manageDsaIt()));
+      assertEquals(ResultCode.NO_SUCH_OBJECT, gone.resultCode());
     }
   }
 
