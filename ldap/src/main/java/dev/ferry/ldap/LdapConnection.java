@@ -52,6 +52,10 @@ import javax.security.sasl.SaslClient;
  *   List<SearchResultEntry> people = c.searchAll(SearchRequest.of("dc=example,dc=com",
  *       SearchScope.WHOLE_SUBTREE, Filter.parse("(objectClass=person)"), "cn"));
  * }
+ * LdapOptions tls = LdapOptions.builder().sslContext(contextWithOurCaAndClientKey).build();
+ * try (LdapConnection c = LdapConnection.connect("ldaps://ldap.example.com", tls)) {
+ *   c.bindExternal();                                // authenticated by the client certificate
+ * }
  * }</pre>
  */
 public final class LdapConnection implements Closeable {
@@ -273,7 +277,10 @@ public final class LdapConnection implements Closeable {
     return v == null ? "" : v.utf8();
   }
 
-  /** Starts a search; the results stream in as they arrive. */
+  /**
+   * Starts a search; the results stream in as they arrive. Continuation references arrive as
+   * messages too, and are not followed here even if the options say so: {@link #collect} does.
+   */
   public SearchResults search(SearchRequest request, Control... controls) throws IOException {
     int id = nextId();
     SearchResults results = new SearchResults(this, id, timeoutNanos);
@@ -449,8 +456,9 @@ public final class LdapConnection implements Closeable {
   private LdapMessage perform(ProtocolOp op, int hops) throws IOException {
     LdapMessage m = request(op);
     LdapResult r = m.op().result();
-    if (!options.followReferrals() || !r.resultCode().equals(ResultCode.REFERRAL)) {
-      return m;
+    if (!options.followReferrals() || r == null
+        || !r.resultCode().equals(ResultCode.REFERRAL)) {
+      return m; // checked(...) turns a result-less answer into protocolError
     }
     return Referrals.follow(options, r.referrals(), hops, (c, url) ->
         c.perform(Referrals.retarget(op, url), hops + 1));
