@@ -15,6 +15,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.http.HttpTimeoutException;
 import javax.xml.namespace.QName;
 
@@ -103,14 +104,15 @@ final class BrokerServlet extends HttpServlet {
       return fault(response, FaultReplies.forBadInput(version, e));
     }
     try {
-      return forward(request, response, type, buffer, out);
+      return forward(request, response, type, buffer, in, out);
     } finally {
       buffer.close();
     }
   }
 
   private Result forward(HttpServletRequest request, HttpServletResponse response,
-      MediaType type, MessageBuffer buffer, CountingOutputStream out) throws IOException {
+      MediaType type, MessageBuffer buffer, InputStream in, CountingOutputStream out)
+      throws IOException {
     Message message = buffer.toMessage();
     SoapVersion version = message.version();
     String soapAction = HttpSoap.soapAction(request, type);
@@ -142,6 +144,8 @@ final class BrokerServlet extends HttpServlet {
           + route.to() + " failed: " + describe(e)));
     }
     copy.complete();
+    // the message went on; what the caller sent after it has not been read yet
+    HttpSoap.readToEnd(in, codec.limits().xop().mime().maxEpilogueBytes());
     try (reply) {
       return relay(response, reply, out);
     }

@@ -3,6 +3,8 @@ package dev.ferry.http;
 import dev.ferry.mime.MediaType;
 import dev.ferry.soap.SoapVersion;
 import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Locale;
 
 /** What the SOAP HTTP bindings (1.1 and 1.2) say about a request's headers. */
@@ -52,6 +54,25 @@ final class HttpSoap {
       action = action.substring(1, action.length() - 1);
     }
     return action;
+  }
+
+  /**
+   * Reads what is left of a request once its message has been read: the line end after a
+   * package's closing delimiter (the MIME parser stops at the delimiter's "--"), an epilogue, or
+   * a chunked body's last chunk. Jetty closes a connection whose request was not read to its end
+   * when the exchange is over, after a reply that did not announce it, so the client's next
+   * request on that kept-alive connection fails, or the close resets the reply in flight. Gives
+   * up after {@code maxBytes} (the connection is then closed, which is all it costs).
+   */
+  static void readToEnd(InputStream in, int maxBytes) throws IOException {
+    byte[] skip = new byte[Math.min(maxBytes, 8192)];
+    for (long left = maxBytes; left > 0; ) {
+      int n = in.read(skip, 0, (int) Math.min(skip.length, left));
+      if (n < 0) {
+        return;
+      }
+      left -= n;
+    }
   }
 
   /** Writes one access log line: who, what, status, bytes in and out, time, and a note. */

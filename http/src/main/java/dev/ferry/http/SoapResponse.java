@@ -56,19 +56,22 @@ public final class SoapResponse implements AutoCloseable {
     return isFault() ? Fault.read(message()) : null;
   }
 
+  /**
+   * Releases the reply: reads what is left of it first (a little: the line end after the closing
+   * delimiter, or a small unread attachment) so that the connection can be reused, then deletes
+   * the attachments' temp files. A large unread rest is not read: the connection is dropped.
+   */
   @Override
   public void close() throws IOException {
     try {
+      release.close();
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
+    } finally {
       if (buffer != null) {
         buffer.close();
-      }
-    } finally {
-      try {
-        release.close();
-      } catch (IOException | RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new IOException(e);
       }
     }
   }

@@ -14,6 +14,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
@@ -124,14 +125,15 @@ public class SoapServlet extends HttpServlet {
       return new Outcome(FaultReplies.status(f), "fault: " + e.getMessage());
     }
     try {
-      return answer(request, response, type, buffer, out);
+      return answer(request, response, type, buffer, in, out);
     } finally {
       buffer.close();
     }
   }
 
   private Outcome answer(HttpServletRequest request, HttpServletResponse response,
-      MediaType type, MessageBuffer buffer, CountingOutputStream out) throws IOException {
+      MediaType type, MessageBuffer buffer, InputStream in, CountingOutputStream out)
+      throws IOException {
     Message message = buffer.toMessage();
     SoapVersion version = message.version();
     Payload reply;
@@ -141,7 +143,7 @@ public class SoapServlet extends HttpServlet {
         buffer.attachments().attachments(); // read (spool) the rest before answering
       }
     } catch (SoapFaultException e) {
-      drain(buffer);
+      drain(buffer, in);
       FaultReplies.write(response, codec, e.fault());
       return new Outcome(FaultReplies.status(e.fault()), "fault: " + e.getMessage());
     } catch (DecodeException e) {
@@ -149,12 +151,13 @@ public class SoapServlet extends HttpServlet {
       FaultReplies.write(response, codec, f);
       return new Outcome(FaultReplies.status(f), "fault: " + e.getMessage());
     } catch (Exception e) {
-      drain(buffer);
+      drain(buffer, in);
       Fault f = Fault.of(version, version.receiverFaultCode(),
           "the endpoint failed: " + e);
       FaultReplies.write(response, codec, f);
       return new Outcome(FaultReplies.status(f), "fault: " + e);
     }
+    HttpSoap.readToEnd(in, epilogueBytes());
     if (reply == null) {
       response.setStatus(HttpServletResponse.SC_ACCEPTED);
       return new Outcome(202, null);
@@ -182,12 +185,18 @@ public class SoapServlet extends HttpServlet {
     return endpoint.handle(message);
   }
 
+  /** How much may follow a request's message: the codec's MIME epilogue limit. */
+  private int epilogueBytes() {
+    return codec.limits().xop().mime().maxEpilogueBytes();
+  }
+
   /** Reads the rest of a request that is answered with a fault, so the client can read it. */
-  private static void drain(MessageBuffer buffer) {
+  private void drain(MessageBuffer buffer, InputStream in) {
     try {
       if (buffer.attachments() != null) {
         buffer.attachments().attachments();
       }
+      HttpSoap.readToEnd(in, epilogueBytes());
     } catch (IOException e) {
       // the fault is the answer; a broken rest changes nothing
     }

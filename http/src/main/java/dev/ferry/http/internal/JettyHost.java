@@ -38,6 +38,9 @@ public final class JettyHost implements AutoCloseable {
     connector = new ServerConnector(server, new HttpConnectionFactory(config));
     connector.setHost(host);
     connector.setPort(port);
+    // longer than clients keep idle connections (java.net.http: 30 s), so that a client never
+    // picks a pooled connection the server is closing at that very moment
+    connector.setIdleTimeout(120_000);
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler("/");
     servlets.forEach((path, servlet) -> context.addServlet(new ServletHolder(servlet), path));

@@ -1,0 +1,78 @@
+package dev.ferry.bench.http;
+
+import dev.ferry.bytes.ByteString;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The testMtom echo over loopback HTTP, server and client of one stack, MTOM on (every blob an
+ * attachment) or off (inline base64): {@link #roundTrip} is the latency of one call, and
+ * {@link #concurrent} the throughput of 8 clients calling at once. Each trial checks one echo's
+ * length before measuring. Run the stacks side by side in one run; see docs/performance.md.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgs = {"-Xmx2g"})
+@State(Scope.Benchmark)
+public class EchoRoundTripBenchmark {
+  @Param({"ferry", "cxf"})
+  public String stack;
+
+  @Param({"true", "false"})
+  public boolean mtom;
+
+  @Param({"1024", "4096", "32768", "1048576", "12582912"})
+  public int size;
+
+  private EchoStack echo;
+  private ByteString blob;
+
+  @Setup(Level.Trial)
+  public void start() throws Exception {
+    echo = switch (stack) {
+      case "ferry" -> new FerryEcho(mtom);
+      case "cxf" -> new CxfEcho(mtom);
+      default -> throw new IllegalArgumentException(stack);
+    };
+    byte[] b = new byte[size];
+    new Random(size).nextBytes(b);
+    blob = ByteString.of(b);
+    if (echo.echo(blob) != size) {
+      throw new IllegalStateException(stack + " did not echo " + size + " bytes");
+    }
+  }
+
+  @Benchmark
+  public long roundTrip() throws Exception {
+    return echo.echo(blob);
+  }
+
+  @Benchmark
+  @Threads(8)
+  @BenchmarkMode(Mode.Throughput)
+  @OutputTimeUnit(TimeUnit.SECONDS)
+  public long concurrent() throws Exception {
+    return echo.echo(blob);
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() throws Exception {
+    echo.close();
+  }
+}
