@@ -2,7 +2,9 @@ package dev.ferry.asn1;
 
 /**
  * Which encodings a {@link BerReader} accepts. The {@link BerWriter} always writes DER-shaped
- * output (minimal lengths and integers, booleans as 0xFF), which every rule set accepts.
+ * output (minimal lengths and integers, booleans as 0xFF), which every rule set accepts; a
+ * writer made for {@link #DER} also sorts the elements of each SET OF (X.690 section 11.6).
+ * The reader does not check SET OF order: it cannot tell a SET OF from a SET.
  */
 public enum BerRules {
   /** X.690 BER: any definite length encoding, indefinite lengths, constructed strings. */

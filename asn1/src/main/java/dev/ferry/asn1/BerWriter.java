@@ -30,6 +30,12 @@ import java.util.Objects;
  * assert out.toByteString().hex().equals("3006020105040141");
  * }</pre>
  *
+ * <p>Under {@link BerRules#DER} the elements of a {@link #writeStartSetOf() SET OF} are sorted
+ * as X.690 section 11.6 requires: by their encodings compared as octet strings. Sorting needs
+ * every element's encoding first, so the write pass gathers a SET OF's content in a buffer of its
+ * measured size and then copies the elements out in order: values inside a DER SET OF are copied
+ * once more per enclosing SET OF. Other rules keep the caller's order.
+ *
  * <p>A writer may be reused for any number of {@code encode} calls (its length table is kept), but
  * is not thread-safe.
  */
@@ -38,6 +44,7 @@ public final class BerWriter {
   private static final int MEASURE = 1;
   private static final int WRITE = 2;
 
+  private final boolean sortSetOf;
   private int pass = IDLE;
   private ByteStringBuilder builder;
   private OutputStream stream;
@@ -53,9 +60,17 @@ public final class BerWriter {
   private int nextConstruct;
   private long[] stack = new long[8]; // measure: start position; write: expected end position
   private int depth;
+  private SetOfBuffer openSetOf; // the innermost SET OF being gathered for sorting, or null
 
-  /** Creates a writer. */
-  public BerWriter() {}
+  /** Creates a writer that keeps the caller's order of SET OF elements. */
+  public BerWriter() {
+    this(BerRules.LDAP);
+  }
+
+  /** Creates a writer for {@code rules}: under {@link BerRules#DER} it sorts SET OF elements. */
+  public BerWriter(BerRules rules) {
+    this.sortSetOf = rules.isDer();
+  }
 
   /** Appends the encoding of {@code encoder} to {@code out}. */
   public void encode(ByteStringBuilder out, BerEncoder encoder) throws IOException {
@@ -71,8 +86,13 @@ public final class BerWriter {
 
   /** Returns the encoding of {@code encoder} in a new byte string. */
   public static ByteString encode(BerEncoder encoder) throws IOException {
+    return encode(BerRules.LDAP, encoder);
+  }
+
+  /** Returns the encoding of {@code encoder} under {@code rules} in a new byte string. */
+  public static ByteString encode(BerRules rules, BerEncoder encoder) throws IOException {
     ByteStringBuilder out = new ByteStringBuilder();
-    new BerWriter().encode(out, encoder);
+    new BerWriter(rules).encode(out, encoder);
     return out.toByteString();
   }
 
@@ -95,6 +115,7 @@ public final class BerWriter {
       pass = IDLE;
       builder = null;
       stream = null;
+      openSetOf = null;
     }
   }
 
@@ -127,7 +148,10 @@ public final class BerWriter {
     return writeStartConstructed(type);
   }
 
-  /** Starts a universal SET; the caller orders the elements (DER sorts SET OF). */
+  /**
+   * Starts a universal SET whose elements the caller orders (DER: by tag, X.690 section 10.3);
+   * use {@link #writeStartSetOf()} for a SET OF.
+   */
   public BerWriter writeStartSet() throws IOException {
     return writeStartConstructed(BerTags.SET);
   }
@@ -135,6 +159,20 @@ public final class BerWriter {
   /** Starts a constructed element of {@code type} (a SET with an implicit tag). */
   public BerWriter writeStartSet(int type) throws IOException {
     return writeStartConstructed(type);
+  }
+
+  /** Starts a universal SET OF: sorted under {@link BerRules#DER}, else in the caller's order. */
+  public BerWriter writeStartSetOf() throws IOException {
+    return writeStartSetOf(BerTags.SET);
+  }
+
+  /** Starts a SET OF with type {@code type} (an implicit tag); ends with {@link #writeEndSet}. */
+  public BerWriter writeStartSetOf(int type) throws IOException {
+    writeStartConstructed(type);
+    if (sortSetOf && pass == WRITE) {
+      gatherSetOf(lengths[nextConstruct - 1]);
+    }
+    return this;
   }
 
   /** Ends the innermost open SEQUENCE or SET. */
@@ -153,6 +191,8 @@ public final class BerWriter {
       position += lengthOctets((int) contentLength);
     } else if (position != mark) {
       throw new IllegalStateException("the encoder wrote differently in its two passes");
+    } else if (openSetOf != null && openSetOf.depth == depth + 1) {
+      emitSorted();
     }
     return this;
   }
@@ -310,6 +350,9 @@ public final class BerWriter {
 
   private BerWriter header(int type, int contentLength) throws IOException {
     checkPass();
+    if (openSetOf != null && openSetOf.depth == depth && pass == WRITE) {
+      openSetOf.elementStarts(Math.toIntExact(position - openSetOf.contentStart));
+    }
     if (contentLength < 0x80 && (type & 0x1f) != 0x1f && (type & ~0xff) == 0) {
       if (pass == WRITE) {
         if (pending.length - pendingSize < 2) {
@@ -386,6 +429,31 @@ public final class BerWriter {
     }
   }
 
+  /** Sends the rest of this SET OF's content to a buffer of its measured size. */
+  private void gatherSetOf(int contentLength) throws IOException {
+    flush();
+    openSetOf = new SetOfBuffer(openSetOf, depth, position, contentLength, builder, stream);
+    builder = null;
+    stream = openSetOf;
+  }
+
+  /** Writes the gathered SET OF's elements, sorted, where its content would have gone. */
+  private void emitSorted() throws IOException {
+    flush();
+    SetOfBuffer set = openSetOf;
+    openSetOf = set.outer;
+    builder = set.outerBuilder;
+    stream = set.outerStream;
+    for (int start : set.sortedStarts()) {
+      int byteCount = set.end(start) - start;
+      if (builder != null) {
+        builder.append(set.bytes, start, byteCount);
+      } else {
+        stream.write(set.bytes, start, byteCount);
+      }
+    }
+  }
+
   private void checkPass() {
     if (pass == IDLE) {
       throw new IllegalStateException("write only inside encode(...)");
@@ -403,5 +471,65 @@ public final class BerWriter {
   private static int integerOctets(long value) {
     int significant = 65 - Long.numberOfLeadingZeros(value < 0 ? ~value : value);
     return Math.max(1, (significant + 7) / 8);
+  }
+
+  /** The content of one SET OF, gathered for sorting, and where the output went before it. */
+  private static final class SetOfBuffer extends OutputStream {
+    final SetOfBuffer outer;
+    final int depth; // the writer's depth while this SET OF is open
+    final long contentStart; // the writer's position at the first content octet
+    final ByteStringBuilder outerBuilder;
+    final OutputStream outerStream;
+    final byte[] bytes;
+    private int size;
+    private int[] starts = new int[8];
+    private int count;
+
+    SetOfBuffer(SetOfBuffer outer, int depth, long contentStart, int contentLength,
+        ByteStringBuilder outerBuilder, OutputStream outerStream) {
+      this.outer = outer;
+      this.depth = depth;
+      this.contentStart = contentStart;
+      this.outerBuilder = outerBuilder;
+      this.outerStream = outerStream;
+      this.bytes = new byte[contentLength];
+    }
+
+    void elementStarts(int offset) {
+      if (count == starts.length) {
+        starts = Arrays.copyOf(starts, count * 2);
+      }
+      starts[count++] = offset;
+    }
+
+    int end(int start) {
+      int i = Arrays.binarySearch(starts, 0, count, start);
+      return i + 1 < count ? starts[i + 1] : size;
+    }
+
+    /**
+     * Returns the element offsets in X.690 11.6 order. The rule pads the shorter encoding with
+     * zero octets; a plain unsigned comparison agrees, because two different whole encodings
+     * already differ within the shorter one's tag and length octets.
+     */
+    Integer[] sortedStarts() {
+      Integer[] order = new Integer[count];
+      for (int i = 0; i < count; i++) {
+        order[i] = starts[i];
+      }
+      Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(bytes, a, end(a), bytes, b, end(b)));
+      return order;
+    }
+
+    @Override
+    public void write(int b) {
+      bytes[size++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] src, int offset, int byteCount) {
+      System.arraycopy(src, offset, bytes, size, byteCount);
+      size += byteCount;
+    }
   }
 }

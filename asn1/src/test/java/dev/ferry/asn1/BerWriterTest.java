@@ -8,6 +8,10 @@ import dev.ferry.bytes.ByteStringBuilder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.bouncycastle.asn1.ASN1EncodableVector;
+import org.bouncycastle.asn1.ASN1Encoding;
+import org.bouncycastle.asn1.ASN1Primitive;
+import org.bouncycastle.asn1.DERSet;
 import org.junit.jupiter.api.Test;
 
 class BerWriterTest {
@@ -74,6 +78,64 @@ class BerWriterTest {
       }
       w.writeEndSequence();
     }));
+  }
+
+  @Test
+  void derSortsSetOfByEncodingNotByValue() throws IOException {
+    BerEncoder strings = w -> {
+      w.writeStartSetOf();
+      for (String s : new String[] {"b", "ab", "a"}) {
+        w.writeOctetString(ByteString.encodeUtf8(s));
+      }
+      w.writeEndSet();
+    };
+    // "ab" sorts last: its length octet 02 is larger than the 01 of "a" and "b"
+    assertEquals("310a" + "040161" + "040162" + "04026162",
+        BerWriter.encode(BerRules.DER, strings).hex());
+    assertEquals("310a" + "040162" + "04026162" + "040161", BerWriter.encode(strings).hex());
+    assertEquals("3100", BerWriter.encode(BerRules.DER, w -> {
+      w.writeStartSetOf();
+      w.writeEndSet();
+    }).hex());
+  }
+
+  @Test
+  void derSortsNestedSetsOfInsideOut() throws IOException {
+    ByteString out = BerWriter.encode(BerRules.DER, w -> {
+      w.writeStartSetOf();
+      w.writeStartSequence();
+      w.writeStartSetOf();
+      w.writeInteger(2);
+      w.writeInteger(1);
+      w.writeEndSet();
+      w.writeEndSequence();
+      w.writeInteger(9);
+      w.writeEndSet();
+      w.writeBoolean(true);
+    });
+    assertEquals("310d" + "020109" + "3008" + "3106" + "020101" + "020102" + "0101ff",
+        out.hex());
+  }
+
+  @Test
+  void derComparesWholeFirstOctetsAsX690SaysWhereBouncyCastleDoesNot() throws Exception {
+    // SET OF CHOICE { a [0] SEQUENCE { INTEGER }, b [1] INTEGER }: 81 < a0 as octets
+    ByteString ours = BerWriter.encode(BerRules.DER, w -> {
+      w.writeStartSetOf();
+      w.writeStartSequence(BerTags.type(BerTags.CONTEXT, true, 0));
+      w.writeInteger(5);
+      w.writeEndSequence();
+      w.writeInteger(BerTags.type(BerTags.CONTEXT, false, 1), 7);
+      w.writeEndSet();
+    });
+    assertEquals("3108" + "810107" + "a003020105", ours.hex());
+    // Bouncy Castle orders such elements by tag with the constructed bit cleared ([0] < [1]),
+    // the rule X.690 10.3 gives for SET, not the octet order 11.6 gives for SET OF.
+    ASN1EncodableVector v = new ASN1EncodableVector();
+    v.add(ASN1Primitive.fromByteArray(ByteString.decodeHex("810107").toByteArray()));
+    v.add(ASN1Primitive.fromByteArray(ByteString.decodeHex("a003020105").toByteArray()));
+    assertEquals("3108" + "a003020105" + "810107",
+        ByteString.of(new DERSet(v).getEncoded(ASN1Encoding.DER)).hex());
   }
 
   @Test

@@ -27,11 +27,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
+import javax.security.auth.callback.CallbackHandler;
+import javax.security.auth.callback.UnsupportedCallbackException;
+import javax.security.sasl.Sasl;
+import javax.security.sasl.SaslClient;
 
 /**
- * A client connection to an LDAP server over TCP, optionally upgraded with StartTLS.
+ * A client connection to an LDAP server over TCP: plain, upgraded with StartTLS, or over TLS
+ * from the first byte ({@code ldaps://}). TLS verifies the server's certificate against the
+ * {@link LdapOptions#sslContext() trust} and its host name.
  *
  * <p>Requests from any number of threads share the connection: each gets the next message ID, is
  * written whole under a lock, and waits for its own response, which a single reader (a virtual
@@ -45,6 +52,10 @@ import javax.net.ssl.SSLSocketFactory;
  *   List<SearchResultEntry> people = c.searchAll(SearchRequest.of("dc=example,dc=com",
  *       SearchScope.WHOLE_SUBTREE, Filter.parse("(objectClass=person)"), "cn"));
  * }
+ * LdapOptions tls = LdapOptions.builder().sslContext(contextWithOurCaAndClientKey).build();
+ * try (LdapConnection c = LdapConnection.connect("ldaps://ldap.example.com", tls)) {
+ *   c.bindExternal();                                // authenticated by the client certificate
+ * }
  * }</pre>
  */
 public final class LdapConnection implements Closeable {
@@ -54,6 +65,7 @@ public final class LdapConnection implements Closeable {
   private final Socket socket;
   private final String host;
   private final int port;
+  private final LdapOptions options;
   private final LdapLimits limits;
   private final long timeoutNanos;
   private final ReentrantLock writeLock = new ReentrantLock();
@@ -65,13 +77,14 @@ public final class LdapConnection implements Closeable {
   private volatile int startTlsId = -1;
   private volatile boolean closed;
 
-  private LdapConnection(Socket socket, String host, int port, LdapLimits limits,
-      Duration timeout) throws IOException {
+  private LdapConnection(Socket socket, String host, int port, LdapOptions options)
+      throws IOException {
     this.socket = socket;
     this.host = host;
     this.port = port;
-    this.limits = limits;
-    this.timeoutNanos = timeout.toNanos();
+    this.options = options;
+    this.limits = options.limits();
+    this.timeoutNanos = options.timeout().toNanos();
     this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
     // Buffered: the framer reads header octets one at a time. Nothing is read past a PDU that
     // matters for StartTLS, because the server sends nothing after its StartTLS response.
@@ -88,17 +101,61 @@ public final class LdapConnection implements Closeable {
   /** Connects; {@code timeout} bounds the connect and every later wait for a response. */
   public static LdapConnection connect(String host, int port, LdapLimits limits,
       Duration timeout) throws IOException {
-    Objects.requireNonNull(limits, "limits");
+    return connect(host, port, LdapOptions.builder().limits(limits).timeout(timeout).build());
+  }
+
+  /** Connects without TLS (it can be added later with {@link #startTls()}). */
+  public static LdapConnection connect(String host, int port, LdapOptions options)
+      throws IOException {
+    return open(new LdapUrl("ldap", host, port, "", List.of(), null, null), options);
+  }
+
+  /** Connects over TLS from the first byte ({@code ldaps}); see {@link LdapUrl#LDAPS_PORT}. */
+  public static LdapConnection connectTls(String host, int port, LdapOptions options)
+      throws IOException {
+    return open(new LdapUrl("ldaps", host, port, "", List.of(), null, null), options);
+  }
+
+  /**
+   * Connects to the server an LDAP URL names, such as {@code ldaps://ldap.example.com} (port
+   * 636) or {@code ldap://127.0.0.1:1389}; only its scheme, host and port are used.
+   */
+  public static LdapConnection connect(String url, LdapOptions options) throws IOException {
+    return open(LdapUrl.parse(url), options);
+  }
+
+  static LdapConnection open(LdapUrl url, LdapOptions options) throws IOException {
+    Objects.requireNonNull(options, "options");
+    int timeoutMillis = (int) Math.min(options.timeout().toMillis(), Integer.MAX_VALUE);
     Socket s = new Socket();
     try {
       s.setTcpNoDelay(true);
-      s.connect(new InetSocketAddress(host, port), (int) Math.min(timeout.toMillis(),
-          Integer.MAX_VALUE));
-      return new LdapConnection(s, host, port, limits, timeout);
-    } catch (IOException e) {
+      s.connect(new InetSocketAddress(url.host(), url.port()), timeoutMillis);
+      Socket used = url.isTls() ? handshake(s, url.host(), url.port(),
+          options.sslContext().getSocketFactory(), options.verifyHostname(), timeoutMillis) : s;
+      return new LdapConnection(used, url.host(), url.port(), options);
+    } catch (IOException | RuntimeException e) {
       s.close();
       throw e;
     }
+  }
+
+  /** Runs a client TLS handshake over {@code raw}, within {@code timeoutMillis}. */
+  private static SSLSocket handshake(Socket raw, String host, int port, SSLSocketFactory factory,
+      boolean verifyHostname, int timeoutMillis) throws IOException {
+    SSLSocket tls = (SSLSocket) factory.createSocket(raw, host, port, true);
+    tls.setUseClientMode(true);
+    if (verifyHostname) {
+      // RFC 4513 section 3.1.3 rules, as the JDK implements them for "LDAPS"
+      SSLParameters params = tls.getSSLParameters();
+      params.setEndpointIdentificationAlgorithm("LDAPS");
+      tls.setSSLParameters(params);
+    }
+    int readTimeout = raw.getSoTimeout();
+    tls.setSoTimeout(timeoutMillis);
+    tls.startHandshake();
+    tls.setSoTimeout(readTimeout);
+    return tls;
   }
 
   // --- operations ------------------------------------------------------------------------------
@@ -115,31 +172,89 @@ public final class LdapConnection implements Closeable {
     return (ProtocolOp.BindResponse) m.op();
   }
 
+  /**
+   * Binds with SASL EXTERNAL (RFC 4422 appendix A): the server authenticates the identity TLS
+   * established, that is the client certificate of {@code ldaps://} or StartTLS.
+   */
+  public LdapResult bindExternal() throws IOException {
+    return bindSasl("EXTERNAL", null, Map.of(), callbacks -> {
+      throw new UnsupportedCallbackException(callbacks[0], "EXTERNAL asks nothing");
+    });
+  }
+
+  /**
+   * Binds with a SASL password mechanism the JDK provides, such as {@code DIGEST-MD5},
+   * {@code CRAM-MD5} or {@code PLAIN} (send PLAIN over TLS only). Without a security layer:
+   * protect the connection with TLS instead.
+   */
+  public LdapResult bindSasl(String mechanism, String authenticationId, char[] password)
+      throws IOException {
+    PasswordCallbacks callbacks = new PasswordCallbacks(authenticationId, password);
+    try {
+      return bindSasl(mechanism, null, Map.of(), callbacks);
+    } finally {
+      callbacks.clear();
+    }
+  }
+
+  /**
+   * Binds with any SASL mechanism a {@link Sasl} client factory offers, with protocol
+   * {@code ldap} and this connection's host as the server name.
+   *
+   * @param authorizationId the identity to act as, or null for the authenticated one
+   * @param properties {@link Sasl} properties, such as {@link Sasl#QOP}
+   */
+  public LdapResult bindSasl(String mechanism, String authorizationId, Map<String, ?> properties,
+      CallbackHandler callbacks) throws IOException {
+    SaslClient client = Sasl.createSaslClient(new String[] {mechanism}, authorizationId, "ldap",
+        host, properties, callbacks);
+    if (client == null) {
+      throw new LdapException(ResultCode.AUTH_METHOD_NOT_SUPPORTED,
+          "no SASL client for " + mechanism + " in this JVM", null);
+    }
+    try {
+      return bind(client);
+    } finally {
+      client.dispose();
+    }
+  }
+
+  /**
+   * Binds with {@code client}, step by step while the server answers saslBindInProgress. As for
+   * every bind, send nothing else on the connection until it returns (RFC 4511 section 4.2.1).
+   *
+   * @throws LdapException with the server's result if it refuses, or with protocolError if the
+   *     exchange does not complete or negotiates a security layer (not supported: use TLS)
+   */
+  public LdapResult bind(SaslClient client) throws IOException {
+    return SaslBind.run(client, bind -> (ProtocolOp.BindResponse) request(bind).op());
+  }
+
   /** Adds an entry. */
   public LdapResult add(String dn, List<Attribute> attributes) throws IOException {
-    return checked(request(new ProtocolOp.AddRequest(dn, attributes)));
+    return checked(perform(new ProtocolOp.AddRequest(dn, attributes), 0));
   }
 
   /** Modifies an entry. */
   public LdapResult modify(String dn, List<Modification> changes) throws IOException {
-    return checked(request(new ProtocolOp.ModifyRequest(dn, changes)));
+    return checked(perform(new ProtocolOp.ModifyRequest(dn, changes), 0));
   }
 
   /** Deletes an entry. */
   public LdapResult delete(String dn) throws IOException {
-    return checked(request(new ProtocolOp.DeleteRequest(dn)));
+    return checked(perform(new ProtocolOp.DeleteRequest(dn), 0));
   }
 
   /** Renames or moves an entry; {@code newSuperior} may be null. */
   public LdapResult modifyDn(String dn, String newRdn, boolean deleteOldRdn, String newSuperior)
       throws IOException {
-    return checked(request(new ProtocolOp.ModifyDnRequest(dn, newRdn, deleteOldRdn,
-        newSuperior)));
+    return checked(perform(new ProtocolOp.ModifyDnRequest(dn, newRdn, deleteOldRdn,
+        newSuperior), 0));
   }
 
   /** Returns true for compareTrue, false for compareFalse; throws on any other result. */
   public boolean compare(String dn, String attribute, ByteString value) throws IOException {
-    LdapResult r = checked(request(new ProtocolOp.CompareRequest(dn, attribute, value)));
+    LdapResult r = checked(perform(new ProtocolOp.CompareRequest(dn, attribute, value), 0));
     if (r.resultCode().equals(ResultCode.COMPARE_TRUE)) {
       return true;
     }
@@ -162,7 +277,10 @@ public final class LdapConnection implements Closeable {
     return v == null ? "" : v.utf8();
   }
 
-  /** Starts a search; the results stream in as they arrive. */
+  /**
+   * Starts a search; the results stream in as they arrive. Continuation references arrive as
+   * messages too, and are not followed here even if the options say so: {@link #collect} does.
+   */
   public SearchResults search(SearchRequest request, Control... controls) throws IOException {
     int id = nextId();
     SearchResults results = new SearchResults(this, id, timeoutNanos);
@@ -171,19 +289,80 @@ public final class LdapConnection implements Closeable {
     return results;
   }
 
-  /** Runs a search to the end and returns its entries; throws unless the result is success. */
+  /**
+   * Runs a search to the end and returns its entries; throws unless the result is success.
+   * Continuation references are left out, and a referral result throws with its URLs in
+   * {@link LdapException#result()}, unless referrals are followed; {@link #collect} returns
+   * them as data instead.
+   */
   public List<ProtocolOp.SearchResultEntry> searchAll(SearchRequest request, Control... controls)
       throws IOException {
+    SearchOutcome outcome = collect(request, controls);
+    checked(outcome.done());
+    return outcome.entries();
+  }
+
+  /**
+   * Runs a search to the end and returns everything it answered. Referrals are data here: a
+   * referral result is returned (not thrown) with its URLs, and continuation references are
+   * kept, unless {@link LdapOptions#followReferrals()} is on: then both are followed on new
+   * connections, and the entries found there are added.
+   *
+   * @throws LdapException for any result other than success or referral
+   */
+  public SearchOutcome collect(SearchRequest request, Control... controls) throws IOException {
+    return collect(request, List.of(controls), 0);
+  }
+
+  private SearchOutcome collect(SearchRequest request, List<Control> controls, int hops)
+      throws IOException {
     List<ProtocolOp.SearchResultEntry> entries = new ArrayList<>();
-    try (SearchResults r = search(request, controls)) {
+    List<ProtocolOp.SearchResultReference> references = new ArrayList<>();
+    LdapMessage done;
+    try (SearchResults r = search(request, controls.toArray(Control[]::new))) {
       while (r.hasNext()) {
-        if (r.next().op() instanceof ProtocolOp.SearchResultEntry e) {
-          entries.add(e);
+        switch (r.next().op()) {
+          case ProtocolOp.SearchResultEntry e -> entries.add(e);
+          case ProtocolOp.SearchResultReference ref -> references.add(ref);
+          default -> { } // an intermediate response: nothing to collect
         }
       }
-      checked(r.doneMessage());
+      done = r.doneMessage();
     }
-    return entries;
+    LdapResult result = done.op().result();
+    boolean referral = result.resultCode().equals(ResultCode.REFERRAL);
+    if (!referral) {
+      checked(done);
+    }
+    if (!options.followReferrals()) {
+      return new SearchOutcome(entries, references, done);
+    }
+    if (referral) {
+      return Referrals.follow(options, result.referrals(), hops, (c, url) ->
+          c.collect(Referrals.retarget(request, url), controls, hops + 1));
+    }
+    return followReferences(request, controls, hops, new SearchOutcome(entries, references,
+        done));
+  }
+
+  private SearchOutcome followReferences(SearchRequest request, List<Control> controls,
+      int hops, SearchOutcome found) throws IOException {
+    List<ProtocolOp.SearchResultEntry> entries = new ArrayList<>(found.entries());
+    List<ProtocolOp.SearchResultReference> unreachable = new ArrayList<>();
+    for (ProtocolOp.SearchResultReference ref : found.references()) {
+      try {
+        SearchOutcome there = Referrals.follow(options, ref.uris(), hops, (c, url) ->
+            c.collect(Referrals.retarget(request, url), controls, hops + 1));
+        entries.addAll(there.entries());
+        unreachable.addAll(there.references());
+      } catch (LdapException e) {
+        if (!e.resultCode().equals(ResultCode.CONNECT_ERROR)) {
+          throw e;
+        }
+        unreachable.add(ref); // kept as data: the caller sees what was not searched
+      }
+    }
+    return new SearchOutcome(entries, unreachable, found.done());
   }
 
   /**
@@ -212,10 +391,22 @@ public final class LdapConnection implements Closeable {
   }
 
   /**
+   * Upgrades the connection to TLS (RFC 4511 section 4.14) with the options' TLS context and
+   * host name verification. No other request may be outstanding.
+   */
+  public void startTls() throws IOException {
+    startTls(options.sslContext().getSocketFactory(), options.verifyHostname());
+  }
+
+  /**
    * Upgrades the connection to TLS (RFC 4511 section 4.14), verifying the server with
    * {@code factory}'s trust material and the host name. No other request may be outstanding.
    */
   public void startTls(SSLSocketFactory factory) throws IOException {
+    startTls(factory, true);
+  }
+
+  private void startTls(SSLSocketFactory factory, boolean verifyHostname) throws IOException {
     if (!pending.isEmpty()) {
       throw new IllegalStateException("StartTLS needs a connection without outstanding requests");
     }
@@ -229,12 +420,8 @@ public final class LdapConnection implements Closeable {
       throw new LdapException(response.op().result());
     }
     try {
-      SSLSocket tls = (SSLSocket) factory.createSocket(socket, host, port, true);
-      tls.setUseClientMode(true);
-      javax.net.ssl.SSLParameters params = tls.getSSLParameters();
-      params.setEndpointIdentificationAlgorithm("LDAPS");
-      tls.setSSLParameters(params);
-      tls.startHandshake();
+      SSLSocket tls = handshake(socket, host, port, factory, verifyHostname,
+          (int) Math.min(TimeUnit.NANOSECONDS.toMillis(timeoutNanos), Integer.MAX_VALUE));
       out = new BufferedOutputStream(tls.getOutputStream(), 8192);
       tlsInput.complete(new BufferedInputStream(tls.getInputStream(), 16 * 1024));
     } catch (IOException | RuntimeException e) {
@@ -264,6 +451,18 @@ public final class LdapConnection implements Closeable {
   }
 
   // --- plumbing --------------------------------------------------------------------------------
+
+  /** Sends {@code op}; if the answer is a referral and referrals are followed, follows it. */
+  private LdapMessage perform(ProtocolOp op, int hops) throws IOException {
+    LdapMessage m = request(op);
+    LdapResult r = m.op().result();
+    if (!options.followReferrals() || r == null
+        || !r.resultCode().equals(ResultCode.REFERRAL)) {
+      return m; // checked(...) turns a result-less answer into protocolError
+    }
+    return Referrals.follow(options, r.referrals(), hops, (c, url) ->
+        c.perform(Referrals.retarget(op, url), hops + 1));
+  }
 
   private LdapMessage request(ProtocolOp op) throws IOException {
     int id = nextId();

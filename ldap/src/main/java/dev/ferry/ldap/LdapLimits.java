@@ -18,6 +18,8 @@ import java.util.Objects;
  *       <td>control and extended-operation names</td></tr>
  *   <tr><td>{@code maxPendingRequests}</td><td>{@value #DEFAULT_MAX_PENDING_REQUESTS}</td>
  *       <td>outstanding requests per connection (OpenLDAP: 100 anonymous, 1000 bound)</td></tr>
+ *   <tr><td>{@code maxReferralHops}</td><td>{@value #DEFAULT_MAX_REFERRAL_HOPS}</td>
+ *       <td>referrals followed in a chain when following is on; stops referral loops</td></tr>
  * </table>
  */
 public final class LdapLimits {
@@ -27,6 +29,8 @@ public final class LdapLimits {
   public static final int DEFAULT_MAX_OID_BYTES = 4096;
   /** Most requests in flight on one connection: {@value}. */
   public static final int DEFAULT_MAX_PENDING_REQUESTS = 1000;
+  /** Most referrals followed one after another: {@value} (OpenLDAP's libldap also uses 5). */
+  public static final int DEFAULT_MAX_REFERRAL_HOPS = 5;
   /** The defaults. */
   public static final LdapLimits DEFAULTS = builder().build();
 
@@ -34,12 +38,14 @@ public final class LdapLimits {
   private final int maxFilterDepth;
   private final int maxOidBytes;
   private final int maxPendingRequests;
+  private final int maxReferralHops;
 
   private LdapLimits(Builder b) {
     this.ber = b.ber;
     this.maxFilterDepth = b.maxFilterDepth;
     this.maxOidBytes = b.maxOidBytes;
     this.maxPendingRequests = b.maxPendingRequests;
+    this.maxReferralHops = b.maxReferralHops;
   }
 
   /** Returns a builder holding the defaults. */
@@ -50,7 +56,7 @@ public final class LdapLimits {
   /** Returns a builder holding these limits. */
   public Builder toBuilder() {
     return builder().ber(ber).maxFilterDepth(maxFilterDepth).maxOidBytes(maxOidBytes)
-        .maxPendingRequests(maxPendingRequests);
+        .maxPendingRequests(maxPendingRequests).maxReferralHops(maxReferralHops);
   }
 
   /** The BER layer's limits. */
@@ -73,12 +79,21 @@ public final class LdapLimits {
     return maxPendingRequests;
   }
 
+  /**
+   * Most referrals followed in a chain: a referral whose target answers with another referral is
+   * one more hop. Only used when {@link LdapOptions#followReferrals()} is on.
+   */
+  public int maxReferralHops() {
+    return maxReferralHops;
+  }
+
   /** Builds {@link LdapLimits}; every number must be at least 1. */
   public static final class Builder {
     private BerLimits ber = BerLimits.DEFAULTS;
     private int maxFilterDepth = DEFAULT_MAX_FILTER_DEPTH;
     private int maxOidBytes = DEFAULT_MAX_OID_BYTES;
     private int maxPendingRequests = DEFAULT_MAX_PENDING_REQUESTS;
+    private int maxReferralHops = DEFAULT_MAX_REFERRAL_HOPS;
 
     private Builder() {}
 
@@ -99,6 +114,11 @@ public final class LdapLimits {
 
     public Builder maxPendingRequests(int maxPendingRequests) {
       this.maxPendingRequests = positive("maxPendingRequests", maxPendingRequests);
+      return this;
+    }
+
+    public Builder maxReferralHops(int maxReferralHops) {
+      this.maxReferralHops = positive("maxReferralHops", maxReferralHops);
       return this;
     }
 

@@ -208,7 +208,7 @@ final class MessageEncoder {
   private static void attribute(BerWriter w, Attribute a) throws IOException {
     w.writeStartSequence();
     string(w, a.description());
-    w.writeStartSet();
+    w.writeStartSetOf();
     for (int i = 0, n = a.size(); i < n; i++) {
       w.writeOctetString(a.value(i));
     }
@@ -257,7 +257,7 @@ final class MessageEncoder {
   }
 
   private static void filterSet(BerWriter w, int type, List<Filter> filters) throws IOException {
-    w.writeStartSet(type);
+    w.writeStartSetOf(type);
     for (Filter f : filters) {
       filter(w, f);
     }

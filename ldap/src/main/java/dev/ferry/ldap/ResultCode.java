@@ -66,6 +66,10 @@ public record ResultCode(int value) {
   public static final ResultCode SERVER_DOWN = define(81, "serverDown");
   /** Client side (C API): no response within the timeout. */
   public static final ResultCode TIMEOUT = define(85, "timeout");
+  /** Client side (C API): no server a referral named could be reached. */
+  public static final ResultCode CONNECT_ERROR = define(91, "connectError");
+  /** Client side (C API): following referrals went more hops deep than allowed. */
+  public static final ResultCode REFERRAL_LIMIT_EXCEEDED = define(97, "referralLimitExceeded");
   public static final ResultCode CANCELED = define(118, "canceled");
   public static final ResultCode NO_SUCH_OPERATION = define(119, "noSuchOperation");
   public static final ResultCode TOO_LATE = define(120, "tooLate");
@@ -92,7 +96,10 @@ public record ResultCode(int value) {
     return n != null ? n : "unknown(" + value + ")";
   }
 
-  /** Returns true for the codes that do not signal an error: success, compare results, referral. */
+  /**
+   * Returns true for the codes that do not signal an error: success, the compare results and
+   * saslBindInProgress. A referral is not success: the operation was not performed here.
+   */
   public boolean isSuccess() {
     return value == 0 || value == 5 || value == 6 || value == 14;
   }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ferry.asn1.BerReader;
 import dev.ferry.asn1.BerRules;
+import dev.ferry.bytes.ByteString;
 import dev.ferry.ldap.ProtocolOp.DeleteRequest;
 import dev.ferry.ldap.ProtocolOp.DeleteResponse;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +25,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import javax.security.sasl.Sasl;
+import javax.security.sasl.SaslClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,6 +52,10 @@ class LdapConnectionTest {
   }
 
   private LdapConnection connect(Duration timeout, LdapLimits limits) throws Exception {
+    return connect(LdapOptions.builder().timeout(timeout).limits(limits).build());
+  }
+
+  private LdapConnection connect(LdapOptions options) throws Exception {
     CompletableFuture<Socket> accepted = CompletableFuture.supplyAsync(() -> {
       try {
         return server.accept();
@@ -54,8 +63,7 @@ class LdapConnectionTest {
         throw new java.io.UncheckedIOException(e);
       }
     });
-    LdapConnection c = LdapConnection.connect("127.0.0.1", server.getLocalPort(), limits,
-        timeout);
+    LdapConnection c = LdapConnection.connect("127.0.0.1", server.getLocalPort(), options);
     peer = accepted.get(5, TimeUnit.SECONDS);
     InputStream in = peer.getInputStream();
     Thread.ofVirtual().start(() -> {
@@ -187,6 +195,153 @@ class LdapConnectionTest {
     assertInstanceOf(ProtocolOp.UnbindRequest.class, nextRequest().op());
     assertThrows(Exception.class, () -> f.get(5, TimeUnit.SECONDS));
     assertFalse(c.isOpen());
+  }
+
+  @Test
+  void aReferralWithABadFilterIsAProtocolErrorNotACrash() throws Exception {
+    LdapOptions following = LdapOptions.builder().followReferrals(true)
+        .timeout(Duration.ofSeconds(5)).build();
+    try (LdapConnection c = connect(following)) {
+      CompletableFuture<SearchOutcome> outcome = CompletableFuture.supplyAsync(() -> {
+        try {
+          return c.collect(ProtocolOp.SearchRequest.of("o=x", SearchScope.WHOLE_SUBTREE,
+              Filter.present("objectClass")));
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      LdapMessage search = nextRequest();
+      // the referral leads back to this listener, whose backlog takes the connection
+      String url = "ldap://127.0.0.1:" + server.getLocalPort() + "/o=y??sub?(uid=x";
+      reply(LdapMessage.of(search.messageId(), new ProtocolOp.SearchResultDone(
+          new LdapResult(ResultCode.REFERRAL, "", "", List.of(url)))));
+      Exception e = assertThrows(Exception.class, () -> outcome.get(5, TimeUnit.SECONDS));
+      LdapException cause = assertInstanceOf(LdapException.class, e.getCause().getCause());
+      assertEquals(ResultCode.PROTOCOL_ERROR, cause.resultCode());
+      assertTrue(cause.getMessage().contains("bad filter in referral"), cause.getMessage());
+    }
+  }
+
+  /** Answers each bind request with {@code answer} applied to its step number (from 1). */
+  private List<ProtocolOp.Sasl> serveBinds(IntFunction<ProtocolOp.BindResponse> answer) {
+    List<ProtocolOp.Sasl> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Thread.ofVirtual().start(() -> {
+      try {
+        for (int step = 1; ; step++) {
+          LdapMessage r = received.take();
+          seen.add((ProtocolOp.Sasl) ((ProtocolOp.BindRequest) r.op()).authentication());
+          reply(LdapMessage.of(r.messageId(), answer.apply(step)));
+        }
+      } catch (InterruptedException | IOException | ClassCastException e) {
+        // the test is over (an unbind arrives as the connection closes)
+      }
+    });
+    return seen;
+  }
+
+  private static ProtocolOp.BindResponse bindResponse(ResultCode code, String credentials) {
+    return new ProtocolOp.BindResponse(LdapResult.of(code),
+        credentials == null ? null : ByteString.encodeUtf8(credentials));
+  }
+
+  @Test
+  void saslBindAnswersEachChallengeAndChecksTheLastOne() throws Exception {
+    try (LdapConnection c = connect()) {
+      List<ProtocolOp.Sasl> requests = serveBinds(step -> step == 1
+          ? bindResponse(ResultCode.SASL_BIND_IN_PROGRESS, "c1")
+          : bindResponse(ResultCode.SUCCESS, "c2"));
+      ScriptedSaslClient client = new ScriptedSaslClient(2, "auth");
+      assertEquals(ResultCode.SUCCESS, c.bind(client).resultCode());
+      assertEquals(List.of("c1", "c2"), client.challenges);
+      assertEquals(2, requests.size());
+      assertEquals(new ProtocolOp.Sasl("X-TEST", null), requests.get(0));
+      assertEquals(new ProtocolOp.Sasl("X-TEST", ByteString.encodeUtf8("r1")), requests.get(1));
+    }
+  }
+
+  @Test
+  void saslBindRefusesSuccessBeforeTheClientIsDone() throws Exception {
+    try (LdapConnection c = connect()) {
+      serveBinds(step -> bindResponse(ResultCode.SUCCESS, null));
+      LdapException e = assertThrows(LdapException.class,
+          () -> c.bind(new ScriptedSaslClient(2, "auth")));
+      assertEquals(ResultCode.PROTOCOL_ERROR, e.resultCode());
+      assertTrue(e.getMessage().contains("before the exchange was complete"), e.getMessage());
+    }
+  }
+
+  @Test
+  void saslBindStopsAServerThatNeverFinishes() throws Exception {
+    try (LdapConnection c = connect()) {
+      List<ProtocolOp.Sasl> requests = serveBinds(step ->
+          bindResponse(ResultCode.SASL_BIND_IN_PROGRESS, "again"));
+      LdapException e = assertThrows(LdapException.class,
+          () -> c.bind(new ScriptedSaslClient(Integer.MAX_VALUE, "auth")));
+      assertEquals(ResultCode.PROTOCOL_ERROR, e.resultCode());
+      assertEquals(SaslBind.MAX_STEPS, requests.size());
+    }
+  }
+
+  @Test
+  void saslBindRefusesANegotiatedSecurityLayer() throws Exception {
+    try (LdapConnection c = connect()) {
+      serveBinds(step -> bindResponse(ResultCode.SUCCESS, "c1"));
+      LdapException e = assertThrows(LdapException.class,
+          () -> c.bind(new ScriptedSaslClient(1, "auth-conf")));
+      assertEquals(ResultCode.PROTOCOL_ERROR, e.resultCode());
+      assertTrue(e.getMessage().contains("auth-conf"), e.getMessage());
+    }
+  }
+
+  /** A mechanism that completes after {@code steps} challenges, answering r1, r2, ... */
+  private static final class ScriptedSaslClient implements SaslClient {
+    final List<String> challenges = new ArrayList<>();
+    private final int steps;
+    private final String qop;
+
+    ScriptedSaslClient(int steps, String qop) {
+      this.steps = steps;
+      this.qop = qop;
+    }
+
+    @Override
+    public String getMechanismName() {
+      return "X-TEST";
+    }
+
+    @Override
+    public boolean hasInitialResponse() {
+      return false;
+    }
+
+    @Override
+    public byte[] evaluateChallenge(byte[] challenge) {
+      challenges.add(new String(challenge, StandardCharsets.UTF_8));
+      return ("r" + challenges.size()).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public boolean isComplete() {
+      return challenges.size() >= steps;
+    }
+
+    @Override
+    public byte[] unwrap(byte[] incoming, int offset, int len) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public byte[] wrap(byte[] outgoing, int offset, int len) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Object getNegotiatedProperty(String name) {
+      return Sasl.QOP.equals(name) ? qop : null;
+    }
+
+    @Override
+    public void dispose() {}
   }
 
   private static void waitUntilClosed(LdapConnection c) throws InterruptedException {

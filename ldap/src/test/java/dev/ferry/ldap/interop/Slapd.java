@@ -2,6 +2,11 @@ package dev.ferry.ldap.interop;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.ferry.ldap.Attribute;
+import dev.ferry.ldap.Filter;
+import dev.ferry.ldap.LdapConnection;
+import dev.ferry.ldap.ProtocolOp.SearchRequest;
+import dev.ferry.ldap.SearchScope;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
@@ -14,16 +19,22 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * A throw-away OpenLDAP slapd on a free loopback port, configured in a temp folder (see
+ * A throw-away OpenLDAP slapd on free loopback ports, configured in a temp folder (see
  * /work/shared/recipes/slapd.md): installs Debian's package if missing (as root), writes a
- * cn=config LDIF with one mdb database, a test CA and a server certificate for StartTLS, starts
- * slapd and stops it by its own pid.
+ * cn=config LDIF with one mdb database, a test CA with a server certificate (StartTLS and
+ * ldaps) and a client certificate (SASL EXTERNAL), starts slapd and stops it by its own pid.
+ *
+ * <p>slapd listens for {@code ldap://} on 127.0.0.1 and for {@code ldaps://} on 127.0.0.1 and
+ * 127.0.0.2: the server certificate names only localhost and 127.0.0.1, so the second address
+ * is a host name the certificate does not match.
  *
  * <p>If slapd cannot be installed the tests fail, unless FERRY_SKIP_SLAPD=1 is set.
  */
@@ -31,22 +42,31 @@ final class Slapd implements AutoCloseable {
   static final String SUFFIX = "dc=example,dc=com";
   static final String ADMIN = "cn=admin," + SUFFIX;
   static final String PASSWORD = "secret";
+  /** The entry the client certificate's subject maps to (olcAuthzRegexp). */
+  static final String CLIENT_DN = "cn=client," + SUFFIX;
+  /** A SASL user name whose entry has a cleartext password, for DIGEST-MD5. */
+  static final String SASL_USER = "sasl";
+  static final String SASL_DN = "uid=" + SASL_USER + ",ou=people," + SUFFIX;
+  static final String SASL_PASSWORD = "sasl-secret";
+  private static final char[] STORE_PASSWORD = "changeit".toCharArray();
   private static final Path SLAPD = Path.of("/usr/sbin/slapd");
   private static final Path SLAPADD = Path.of("/usr/sbin/slapadd");
 
   final Path dir;
   final int port;
+  final int tlsPort;
   private long pid = -1;
 
-  private Slapd(Path dir, int port) {
+  private Slapd(Path dir, int port, int tlsPort) {
     this.dir = dir;
     this.port = port;
+    this.tlsPort = tlsPort;
   }
 
   static Slapd start() throws Exception {
     ensureInstalled();
     Path dir = Files.createTempDirectory("ferry-slapd-");
-    Slapd s = new Slapd(dir, freePort());
+    Slapd s = new Slapd(dir, freePort(), freePort());
     try {
       s.makeCertificates();
       s.configure();
@@ -95,6 +115,15 @@ final class Slapd implements AutoCloseable {
     check(run(Duration.TOOL, List.of("openssl", "x509", "-req", "-in", server + ".csr", "-CA",
         ca + ".pem", "-CAkey", ca + ".key", "-CAcreateserial", "-out", server + ".pem",
         "-days", "2", "-extfile", dir.resolve("san.ext").toString())));
+    String client = dir.resolve("client").toString();
+    check(run(Duration.TOOL, List.of("openssl", "req", "-newkey", "rsa:2048", "-nodes",
+        "-keyout", client + ".key", "-out", client + ".csr", "-subj", "/O=Ferry/CN=client")));
+    check(run(Duration.TOOL, List.of("openssl", "x509", "-req", "-in", client + ".csr", "-CA",
+        ca + ".pem", "-CAkey", ca + ".key", "-CAcreateserial", "-out", client + ".pem",
+        "-days", "2")));
+    check(run(Duration.TOOL, List.of("openssl", "pkcs12", "-export", "-in", client + ".pem",
+        "-inkey", client + ".key", "-out", client + ".p12", "-passout",
+        "pass:" + new String(STORE_PASSWORD))));
   }
 
   private void configure() throws Exception {
@@ -109,6 +138,9 @@ final class Slapd implements AutoCloseable {
         olcTLSCACertificateFile: DIR/ca.pem
         olcTLSCertificateFile: DIR/server.pem
         olcTLSCertificateKeyFile: DIR/server.key
+        olcTLSVerifyClient: try
+        olcAuthzRegexp: {0}"cn=client,o=ferry" "CLIENT_DN"
+        olcAuthzRegexp: {1}"uid=([^,]*),cn=digest-md5,cn=auth" "uid=$1,ou=people,SUFFIX"
 
         dn: cn=module,cn=config
         objectClass: olcModuleList
@@ -144,8 +176,8 @@ final class Slapd implements AutoCloseable {
         olcDbDirectory: DIR/data
         olcDbMaxSize: 67108864
         olcAccess: to * by * read
-        """.replace("DIR", dir.toString()).replace("SUFFIX", SUFFIX).replace("ADMIN", ADMIN)
-        .replace("PASSWORD", PASSWORD);
+        """.replace("DIR", dir.toString()).replace("CLIENT_DN", CLIENT_DN)
+        .replace("SUFFIX", SUFFIX).replace("ADMIN", ADMIN).replace("PASSWORD", PASSWORD);
     Files.writeString(dir.resolve("config.ldif"), ldif);
     check(run(Duration.TOOL, List.of(SLAPADD.toString(), "-n", "0", "-F",
         dir.resolve("slapd.d").toString(), "-l", dir.resolve("config.ldif").toString())));
@@ -154,7 +186,8 @@ final class Slapd implements AutoCloseable {
   private void launch() throws Exception {
     // slapd daemonises: the launcher exits once the listener is up, leaving its pid file.
     check(run(Duration.TOOL, List.of(SLAPD.toString(), "-F", dir.resolve("slapd.d").toString(),
-        "-h", "ldap://127.0.0.1:" + port + "/")));
+        "-h", "ldap://127.0.0.1:" + port + "/ ldaps://127.0.0.1:" + tlsPort
+        + "/ ldaps://127.0.0.2:" + tlsPort + "/")));
     Path pidFile = dir.resolve("slapd.pid");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!Files.exists(pidFile) || Files.readString(pidFile).isBlank()) {
@@ -166,8 +199,50 @@ final class Slapd implements AutoCloseable {
     pid = Long.parseLong(Files.readString(pidFile).trim());
   }
 
+  /** Waits until slapd answers a root DSE search on its plain port. */
+  void awaitReady() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      try (LdapConnection c = LdapConnection.connect("127.0.0.1", port)) {
+        c.searchAll(SearchRequest.of("", SearchScope.BASE_OBJECT, Filter.present("objectClass"),
+            "namingContexts"));
+        return;
+      } catch (IOException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(50);
+      }
+    }
+  }
+
+  /** Returns a connection to the plain port, bound as the root DN. */
+  LdapConnection admin() throws IOException {
+    LdapConnection c = LdapConnection.connect("127.0.0.1", port);
+    c.bind(ADMIN, PASSWORD);
+    return c;
+  }
+
+  /** Adds the suffix entry and {@code ou=people} under it. */
+  void addBaseEntries() throws IOException {
+    try (LdapConnection c = admin()) {
+      c.add(SUFFIX, List.of(Attribute.of("objectClass", "top", "dcObject", "organization"),
+          Attribute.of("dc", "example"), Attribute.of("o", "Example")));
+      c.add("ou=people," + SUFFIX, List.of(Attribute.of("objectClass", "organizationalUnit"),
+          Attribute.of("ou", "people")));
+    }
+  }
+
   /** Returns a socket factory that trusts only the test CA. */
   SSLSocketFactory trustingTestCa() throws Exception {
+    return sslContext(false).getSocketFactory();
+  }
+
+  /**
+   * Returns a TLS context that trusts only the test CA and, if {@code withClientCertificate},
+   * presents the client certificate ({@code cn=client,o=Ferry}).
+   */
+  SSLContext sslContext(boolean withClientCertificate) throws Exception {
     KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
     ks.load(null, null);
     try (InputStream in = Files.newInputStream(dir.resolve("ca.pem"))) {
@@ -177,9 +252,20 @@ final class Slapd implements AutoCloseable {
     TrustManagerFactory tmf =
         TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     tmf.init(ks);
+    KeyManager[] keys = null;
+    if (withClientCertificate) {
+      KeyStore p12 = KeyStore.getInstance("PKCS12");
+      try (InputStream in = Files.newInputStream(dir.resolve("client.p12"))) {
+        p12.load(in, STORE_PASSWORD);
+      }
+      KeyManagerFactory kmf =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      kmf.init(p12, STORE_PASSWORD);
+      keys = kmf.getKeyManagers();
+    }
     SSLContext ctx = SSLContext.getInstance("TLS");
-    ctx.init(null, tmf.getTrustManagers(), null);
-    return ctx.getSocketFactory();
+    ctx.init(keys, tmf.getTrustManagers(), null);
+    return ctx;
   }
 
   /** Stops slapd (only its own pid) and deletes the folder. */
