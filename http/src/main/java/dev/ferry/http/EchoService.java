@@ -152,6 +152,9 @@ public final class EchoService {
    * ({@link Echo#attachinfo()} is null).
    */
   public static Echo readEcho(Message reply, OutputStream sink) throws IOException {
+    if (reply.isFault()) {
+      throw new IOException("the reply is a SOAP fault: " + Fault.read(reply).reason());
+    }
     try {
       XMLStreamReader r = reply.bodyReader();
       String name = null;

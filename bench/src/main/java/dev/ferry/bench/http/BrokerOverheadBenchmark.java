@@ -32,7 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What a hop in the middle costs: the MTOM echo round trip from Ferry's client to Ferry's server
  * directly, through Ferry's broker (which rewrites wsa:To and adds a trace header on every
- * call), and through nginx as a plain reverse proxy, side by side in one run. All on loopback;
+ * call), and through nginx as a plain reverse proxy (Debian's defaults, and with request bodies
+ * kept in memory, see {@link Nginx#start}), side by side in one run. All on loopback;
  * the broker and nginx each add two socket hops, so the ratio to {@code direct} is the price.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -42,7 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgs = {"-Xmx1g"})
 @State(Scope.Benchmark)
 public class BrokerOverheadBenchmark {
-  @Param({"direct", "broker", "nginx"})
+  @Param({"direct", "broker", "nginx", "nginx-default"})
   public String path;
 
   @Param({"32768", "1048576"})
@@ -59,6 +60,7 @@ public class BrokerOverheadBenchmark {
   @Setup(Level.Trial)
   public void start() throws Exception {
     codec = SoapCodec.create();
+    AccessLog.quiet();
     server = SoapServer.builder().endpoint("/echo", EchoService.dispatcher()).build().start();
     client = SoapClient.create();
     uri = switch (path) {
@@ -68,8 +70,8 @@ public class BrokerOverheadBenchmark {
             + server.uri("/echo") + "\n")).build().start();
         yield broker.uri("/echo");
       }
-      case "nginx" -> {
-        nginx = Nginx.start(server.port());
+      case "nginx", "nginx-default" -> {
+        nginx = Nginx.start(server.port(), path.equals("nginx"));
         yield URI.create("http://127.0.0.1:" + nginx.port() + "/echo");
       }
       default -> throw new IllegalArgumentException(path);
