@@ -1,7 +1,6 @@
 package dev.ferry.http;
 
 import dev.ferry.bytes.DecodeException;
-import dev.ferry.http.internal.CountingInputStream;
 import dev.ferry.http.internal.CountingOutputStream;
 import dev.ferry.mime.MediaType;
 import dev.ferry.soap.Fault;
@@ -11,7 +10,6 @@ import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
-import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -32,85 +30,32 @@ import javax.xml.namespace.QName;
  * cannot be turned into a fault; the caller's connection is then aborted, so the caller sees a
  * broken transfer, never a message silently cut short.
  */
-final class BrokerServlet extends HttpServlet {
+final class BrokerServlet extends SoapHttpServlet {
   private static final long serialVersionUID = 1L;
   /** The trace header block the broker adds to every forwarded request. */
   static final QName TRACE = new QName("urn:dev.ferry:trace", "Trace", "ferry");
 
-  private final transient SoapCodec codec;
   private final transient SoapClient client;
   private final transient Routes routes;
-  private final transient Metrics metrics;
   private final transient Audit audit;
   private final String name;
 
   BrokerServlet(SoapCodec codec, SoapClient client, Routes routes, Metrics metrics, Audit audit,
       String name) {
-    this.codec = codec;
+    super(codec, metrics);
     this.client = client;
     this.routes = routes;
-    this.metrics = metrics;
     this.audit = audit;
     this.name = name;
   }
 
   @Override
-  protected void doPost(HttpServletRequest request, HttpServletResponse response)
-      throws IOException {
-    long start = System.nanoTime();
-    metrics.started();
-    CountingInputStream in = new CountingInputStream(request.getInputStream(),
-        metrics::requestBytes);
-    CountingOutputStream out = new CountingOutputStream(response.getOutputStream());
-    String route = request.getRequestURI();
-    int status = 0;
-    String note = null;
-    try {
-      Result result = exchange(request, response, in, out);
-      status = result.status();
-      note = result.note();
-    } finally {
-      if (status == 0) {
-        status = response.getStatus();
-        note = "aborted mid-reply";
-      }
-      long nanos = System.nanoTime() - start;
-      metrics.finished(route, status, nanos, in.count(), out.count());
-      HttpSoap.log(request, status, in.count(), out.count(), nanos, note);
-    }
+  String meterName(HttpServletRequest request) {
+    return request.getRequestURI();
   }
 
-  private record Result(int status, String note) {}
-
-  private Result exchange(HttpServletRequest request, HttpServletResponse response,
-      CountingInputStream in, CountingOutputStream out) throws IOException {
-    String contentType = request.getContentType();
-    MediaType type;
-    try {
-      type = contentType == null ? null : MediaType.parse(contentType);
-    } catch (IllegalArgumentException e) {
-      type = null;
-    }
-    SoapVersion version = type == null ? null : HttpSoap.version(type);
-    if (version == null) {
-      response.sendError(HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
-          "expected a SOAP media type, got " + contentType);
-      return new Result(415, null);
-    }
-    MessageBuffer buffer;
-    try {
-      buffer = codec.read(in, contentType);
-    } catch (DecodeException e) {
-      return fault(response, FaultReplies.forBadInput(version, e));
-    }
-    try {
-      return forward(request, response, type, buffer, in, out);
-    } finally {
-      buffer.close();
-    }
-  }
-
-  private Result forward(HttpServletRequest request, HttpServletResponse response,
+  @Override
+  Outcome handle(HttpServletRequest request, HttpServletResponse response,
       MediaType type, MessageBuffer buffer, InputStream in, CountingOutputStream out)
       throws IOException {
     Message message = buffer.toMessage();
@@ -145,27 +90,22 @@ final class BrokerServlet extends HttpServlet {
     }
     copy.complete();
     // the message went on; what the caller sent after it has not been read yet
-    HttpSoap.readToEnd(in, codec.limits().xop().mime().maxEpilogueBytes());
+    HttpSoap.readToEnd(in, epilogueBytes());
     try (reply) {
       return relay(response, reply, out);
     }
   }
 
-  private Result relay(HttpServletResponse response, SoapResponse reply,
+  private Outcome relay(HttpServletResponse response, SoapResponse reply,
       CountingOutputStream out) throws IOException {
     response.setStatus(reply.status());
     if (reply.buffer() == null) {
-      return new Result(reply.status(), null);
+      return new Outcome(reply.status(), null);
     }
     Payload back = reply.message().toPayload();
     response.setContentType(back.contentType());
     back.writeTo(out); // a failure from here on aborts the caller's connection
-    return new Result(reply.status(), null);
-  }
-
-  private Result fault(HttpServletResponse response, Fault fault) throws IOException {
-    FaultReplies.write(response, codec, fault);
-    return new Result(FaultReplies.status(fault), "fault: " + fault.reason());
+    return new Outcome(reply.status(), null);
   }
 
   private static String describe(IOException e) {

@@ -1,7 +1,6 @@
 package dev.ferry.http;
 
 import dev.ferry.bytes.DecodeException;
-import dev.ferry.http.internal.CountingInputStream;
 import dev.ferry.http.internal.CountingOutputStream;
 import dev.ferry.mime.MediaType;
 import dev.ferry.soap.Fault;
@@ -10,7 +9,6 @@ import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
-import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -35,19 +33,16 @@ import java.util.regex.Pattern;
  * clients only read once they have sent everything; the request's temp files are deleted when
  * the reply is out.
  */
-public class SoapServlet extends HttpServlet {
+public class SoapServlet extends SoapHttpServlet {
   private static final long serialVersionUID = 1L;
   private static final Pattern ADDRESS = Pattern.compile(
       "(<(?:[A-Za-z0-9_]+:)?address\\s+location=\")[^\"]*(\")");
 
-  private final transient SoapCodec codec;
   private final transient Dispatcher dispatcher;
-  private final transient Metrics metrics;
 
   public SoapServlet(SoapCodec codec, Dispatcher dispatcher, Metrics metrics) {
-    this.codec = codec;
+    super(codec, metrics);
     this.dispatcher = dispatcher;
-    this.metrics = metrics;
   }
 
   @Override
@@ -70,68 +65,12 @@ public class SoapServlet extends HttpServlet {
   }
 
   @Override
-  protected void doPost(HttpServletRequest request, HttpServletResponse response)
-      throws IOException {
-    long start = System.nanoTime();
-    metrics.started();
-    CountingInputStream in = new CountingInputStream(request.getInputStream(),
-        metrics::requestBytes);
-    CountingOutputStream out = new CountingOutputStream(response.getOutputStream());
-    int status = 0;
-    String note = null;
-    try {
-      Outcome o = exchange(request, response, in, out);
-      status = o.status();
-      note = o.note();
-    } finally {
-      if (status == 0) {
-        status = response.getStatus();
-        note = "aborted";
-      }
-      long nanos = System.nanoTime() - start;
-      metrics.finished(request.getServletPath(), status, nanos, in.count(), out.count());
-      HttpSoap.log(request, status, in.count(), out.count(), nanos, note);
-    }
+  String meterName(HttpServletRequest request) {
+    return request.getServletPath();
   }
 
-  private record Outcome(int status, String note) {}
-
-  private Outcome exchange(HttpServletRequest request, HttpServletResponse response,
-      CountingInputStream in, CountingOutputStream out) throws IOException {
-    String contentType = request.getContentType();
-    MediaType type;
-    SoapVersion version;
-    try {
-      type = contentType == null ? null : MediaType.parse(contentType);
-      version = type == null ? null : HttpSoap.version(type);
-    } catch (IllegalArgumentException e) {
-      type = null;
-      version = null;
-    }
-    if (version == null) {
-      response.sendError(HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
-          "expected text/xml (SOAP 1.1), application/soap+xml (SOAP 1.2) or multipart/related,"
-          + " got " + contentType);
-      return new Outcome(415, null);
-    }
-    MessageBuffer buffer;
-    try {
-      buffer = codec.read(in, contentType);
-    } catch (DecodeException e) {
-      Fault f = e.reason().startsWith("unknown SOAP envelope namespace")
-          ? Fault.of(version, version.versionMismatchFaultCode(), e.getMessage())
-          : FaultReplies.forBadInput(version, e);
-      FaultReplies.write(response, codec, f);
-      return new Outcome(FaultReplies.status(f), "fault: " + e.getMessage());
-    }
-    try {
-      return answer(request, response, type, buffer, in, out);
-    } finally {
-      buffer.close();
-    }
-  }
-
-  private Outcome answer(HttpServletRequest request, HttpServletResponse response,
+  @Override
+  Outcome handle(HttpServletRequest request, HttpServletResponse response,
       MediaType type, MessageBuffer buffer, InputStream in, CountingOutputStream out)
       throws IOException {
     Message message = buffer.toMessage();
@@ -144,18 +83,13 @@ public class SoapServlet extends HttpServlet {
       }
     } catch (SoapFaultException e) {
       drain(buffer, in);
-      FaultReplies.write(response, codec, e.fault());
-      return new Outcome(FaultReplies.status(e.fault()), "fault: " + e.getMessage());
+      return fault(response, e.fault());
     } catch (DecodeException e) {
-      Fault f = FaultReplies.forBadInput(version, e);
-      FaultReplies.write(response, codec, f);
-      return new Outcome(FaultReplies.status(f), "fault: " + e.getMessage());
+      return fault(response, FaultReplies.forBadInput(version, e));
     } catch (Exception e) {
       drain(buffer, in);
-      Fault f = Fault.of(version, version.receiverFaultCode(),
-          "the endpoint failed: " + e);
-      FaultReplies.write(response, codec, f);
-      return new Outcome(FaultReplies.status(f), "fault: " + e);
+      return fault(response, Fault.of(version, version.receiverFaultCode(),
+          "the endpoint failed: " + e));
     }
     HttpSoap.readToEnd(in, epilogueBytes());
     if (reply == null) {
@@ -183,11 +117,6 @@ public class SoapServlet extends HttpServlet {
           + Dispatcher.firstBodyElement(message)));
     }
     return endpoint.handle(message);
-  }
-
-  /** How much may follow a request's message: the codec's MIME epilogue limit. */
-  private int epilogueBytes() {
-    return codec.limits().xop().mime().maxEpilogueBytes();
   }
 
   /** Reads the rest of a request that is answered with a fault, so the client can read it. */
