@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
 import javax.xml.stream.XMLStreamException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -102,29 +103,28 @@ final class BenchThreshold implements Callable<Integer> {
   }
 
   static Crossover timeCrossover(List<ThresholdMeasurement.Row> rows) {
-    int n = rows.size();
-    int[] bytes = new int[n];
-    double[] base64 = new double[n];
-    double[] mtom = new double[n];
-    for (int i = 0; i < n; i++) {
-      bytes[i] = rows.get(i).blobBytes();
-      base64[i] = rows.get(i).base64().p50Nanos();
-      mtom[i] = rows.get(i).mtom().p50Nanos();
-    }
-    return Crossover.find(bytes, base64, mtom);
+    return crossover(rows, r -> r.base64().p50Nanos(), r -> r.mtom().p50Nanos());
   }
 
   static Crossover wireCrossover(List<ThresholdMeasurement.Row> rows) {
+    return crossover(rows, ThresholdMeasurement.Row::base64WireBytes,
+        ThresholdMeasurement.Row::mtomWireBytes);
+  }
+
+  /** Finds where {@code mtom} of the rows drops below {@code base64}. */
+  private static Crossover crossover(List<ThresholdMeasurement.Row> rows,
+      ToDoubleFunction<ThresholdMeasurement.Row> base64,
+      ToDoubleFunction<ThresholdMeasurement.Row> mtom) {
     int n = rows.size();
     int[] bytes = new int[n];
-    double[] base64 = new double[n];
-    double[] mtom = new double[n];
+    double[] b = new double[n];
+    double[] m = new double[n];
     for (int i = 0; i < n; i++) {
       bytes[i] = rows.get(i).blobBytes();
-      base64[i] = rows.get(i).base64WireBytes();
-      mtom[i] = rows.get(i).mtomWireBytes();
+      b[i] = base64.applyAsDouble(rows.get(i));
+      m[i] = mtom.applyAsDouble(rows.get(i));
     }
-    return Crossover.find(bytes, base64, mtom);
+    return Crossover.find(bytes, b, m);
   }
 
   private void writeChart(List<ThresholdMeasurement.Row> rows) throws IOException {
