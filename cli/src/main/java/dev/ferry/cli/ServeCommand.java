@@ -1,9 +1,13 @@
 package dev.ferry.cli;
 
 import dev.ferry.http.EchoService;
+import dev.ferry.http.ServerConfig;
 import dev.ferry.http.SoapServer;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -18,11 +22,21 @@ import picocli.CommandLine.Spec;
     description = {"Serve the testMtom echo service (CXF's MTOM sample contract: a name and a"
         + " base64Binary blob, echoed back; MTOM or inline base64, SOAP 1.1 or 1.2) until"
         + " interrupted with Ctrl-C.",
+        "", "With --config, the endpoints a YAML file lists instead: the echo service, or mock"
+        + " services answering every request with a fixed envelope, each with an optional WSDL.",
         "", "Also served: the WSDL at URL?wsdl, /health, and Prometheus metrics at /metrics."},
     footer = {"", "Examples:",
         "  ferry serve                                    # http://127.0.0.1:8080/echo",
         "  ferry serve --port 0                           # any free port; the URL is printed",
         "  ferry serve --host 0.0.0.0 --port 9000 --path /services/echo",
+        "  ferry serve --config endpoints.yaml             # see below",
+        "", "endpoints.yaml (files relative to it):",
+        "  endpoints:",
+        "    - path: /echo",
+        "      service: echo",
+        "    - path: /quotes",
+        "      reply: quote-reply.xml     # answers every request",
+        "      wsdl: quotes.wsdl          # optional, at /quotes?wsdl",
         "  ferry send --url http://127.0.0.1:8080/echo --size 4M   # from another shell"})
 final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -39,17 +53,34 @@ final class ServeCommand implements Callable<Integer> {
       description = "The service's path. Default: ${DEFAULT-VALUE}.")
   String path;
 
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "Serve the endpoints this YAML file lists (--path is then not used).")
+  Path config;
+
   @Mixin LimitOptions limits;
 
   @Override
   public Integer call() throws IOException {
     checkOptions();
     ServerLogging.configure(true, ServerLogging.verbose(spec));
-    try (SoapServer server = SoapServer.builder().host(host).port(port).codec(limits.codec())
-        .endpoint(path, EchoService.dispatcher()).build().start()) {
+    SoapServer.Builder builder = SoapServer.builder().host(host).port(port)
+        .codec(limits.codec());
+    List<String> paths = List.of(path);
+    if (config != null) {
+      try {
+        paths = ServerConfig.apply(config, limits.codec(), builder);
+      } catch (IllegalArgumentException | NoSuchFileException e) {
+        throw new ParameterException(spec.commandLine(), "--config: " + e.getMessage());
+      }
+    } else {
+      builder.endpoint(path, EchoService.dispatcher());
+    }
+    try (SoapServer server = builder.build().start()) {
       PrintWriter out = spec.commandLine().getOut();
-      out.println("echo service at " + server.uri(path));
-      out.println("WSDL at " + server.uri(path) + "?wsdl, metrics at " + server.uri("/metrics"));
+      for (String p : paths) {
+        out.println((config == null ? "echo service at " : "endpoint at ") + server.uri(p));
+      }
+      out.println("WSDL at URL?wsdl, metrics at " + server.uri("/metrics"));
       out.println("Ctrl-C stops it.");
       out.flush();
       RunUntilStopped.run(server);

@@ -39,6 +39,30 @@ class NetworkCommandsCliTest {
   }
 
   @Test
+  void serveRunsTheEndpointsOfAConfigFile() throws Exception {
+    Files.writeString(dir.resolve("reply.xml"), "<s:Envelope xmlns:s=\"http://schemas.xmlsoap"
+        + ".org/soap/envelope/\"><s:Body><t:testMtomResponse xmlns:t=\"http://cxf.apache.org/"
+        + "mime/types\"><t:name>canned</t:name><t:attachinfo>AAEC</t:attachinfo>"
+        + "</t:testMtomResponse></s:Body></s:Envelope>");
+    Path config = Files.writeString(dir.resolve("endpoints.yaml"),
+        "endpoints:\n  - path: /mock\n    reply: reply.xml\n  - path: /echo\n"
+        + "    service: echo\n");
+    try (RunningFerry serve = new RunningFerry("serve", "--port", "0", "--config",
+        config.toString())) {
+      String mock = serve.awaitUrl("endpoint at ");
+      assertThat(mock).endsWith("/mock");
+      Result canned = ferry("send", "--url", mock, "--size", "3", "--no-mtom");
+      assertThat(canned.out()).contains("name 'canned', 3 bytes");
+      Result echo = ferry("send", "--url", mock.replace("/mock", "/echo"), "--size", "5K");
+      assertThat(echo.exit()).as(echo.err()).isZero();
+      assertThat(serve.stop()).isZero();
+    }
+    Result bad = ferry("serve", "--port", "0", "--config", dir.resolve("none.yaml").toString());
+    assertThat(bad.exit()).isEqualTo(2);
+    assertThat(bad.err()).contains("--config").contains("none.yaml");
+  }
+
+  @Test
   void sendStreamsAFileAndTheBrokerForwardsIt() throws Exception {
     byte[] content = new byte[2_000_000];
     new Random(7).nextBytes(content);

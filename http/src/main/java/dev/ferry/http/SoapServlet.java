@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
 public class SoapServlet extends SoapHttpServlet {
   private static final long serialVersionUID = 1L;
   private static final Pattern ADDRESS = Pattern.compile(
-      "(<(?:[A-Za-z0-9_]+:)?address\\s+location=\")[^\"]*(\")");
+      "(<(?:[A-Za-z0-9_]+:)?address\\b[^>]*?\\slocation=\")[^\"]*(\")");
 
   private final transient Dispatcher dispatcher;
 
