@@ -56,9 +56,13 @@ final class MessagePayload implements Payload {
       return;
     }
     deferred.connect(out);
-    MimeHeaders root = MimeHeaders.builder().addAll(pkg.rootHeaders())
-        .set("Content-Transfer-Encoding", "binary").build();
-    try (OutputStream body = multipart.startPart(root)) {
+    MimeHeaders.Builder root = MimeHeaders.builder().addAll(pkg.rootHeaders())
+        .set("Content-Transfer-Encoding", "binary");
+    MediaType rootType = pkg.rootHeaders().contentType();
+    if (rootType != null && rootType.parameter("charset") != null) {
+      root.set("Content-Type", rootType.withParameter("charset", "UTF-8").toString());
+    }
+    try (OutputStream body = multipart.startPart(root.build())) {
       message.writeTo(body);
     }
     pkg.forwardAttachments(multipart);

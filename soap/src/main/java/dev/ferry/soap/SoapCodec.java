@@ -1,6 +1,8 @@
 package dev.ferry.soap;
 
 import dev.ferry.bytes.ByteString;
+import dev.ferry.mime.MediaType;
+import dev.ferry.soap.internal.Transcoding;
 import dev.ferry.xop.MtomPolicy;
 import dev.ferry.xop.XopCodec;
 import dev.ferry.xop.XopPackage;
@@ -50,7 +52,7 @@ public final class SoapCodec {
   public MessageBuffer read(InputStream in, String contentType) throws IOException {
     XopPackage pkg = xop.read(in, contentType);
     try {
-      return MessageBuffer.index(this, pkg.root(), pkg);
+      return MessageBuffer.index(this, utf8(pkg.root(), declaredCharset(pkg)), pkg);
     } catch (IOException | RuntimeException e) {
       pkg.close();
       throw e;
@@ -70,6 +72,22 @@ public final class SoapCodec {
 
   /** Indexes an envelope held in memory, with no attachments. */
   public MessageBuffer parse(ByteString envelope) throws IOException {
-    return MessageBuffer.index(this, envelope, null);
+    return MessageBuffer.index(this, utf8(envelope, null), null);
+  }
+
+  /** The root's charset parameter, or the package's, or null if neither has one. */
+  private static String declaredCharset(XopPackage pkg) {
+    MediaType root = pkg.rootHeaders().contentType();
+    String charset = root == null ? null : root.parameter("charset");
+    return charset != null ? charset : pkg.contentType().parameter("charset");
+  }
+
+  /** Returns the envelope in UTF-8: as it is, nearly always; else transcoded once. */
+  private static ByteString utf8(ByteString envelope, String charset) throws SoapException {
+    try {
+      return Transcoding.toUtf8(envelope, charset);
+    } catch (IllegalArgumentException e) {
+      throw new SoapException(e.getMessage(), 0, "envelope");
+    }
   }
 }
