@@ -79,8 +79,13 @@ public class BrokerOverheadBenchmark {
     byte[] b = new byte[size];
     new Random(size).nextBytes(b);
     blob = ByteString.of(b);
-    if (roundTrip() != size) {
-      throw new IllegalStateException("the echo through " + path + " is not whole");
+    try {
+      if (roundTrip() != size) {
+        throw new IllegalStateException("the echo through " + path + " is not whole");
+      }
+    } catch (IOException | RuntimeException e) {
+      stop(); // JMH skips the tear-down of a failed set-up: nginx would outlive the fork
+      throw e;
     }
   }
 
