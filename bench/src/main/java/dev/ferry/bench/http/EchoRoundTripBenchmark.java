@@ -53,8 +53,13 @@ public class EchoRoundTripBenchmark {
     byte[] b = new byte[size];
     new Random(size).nextBytes(b);
     blob = ByteString.of(b);
-    if (echo.echo(blob) != size) {
-      throw new IllegalStateException(stack + " did not echo " + size + " bytes");
+    try {
+      if (echo.echo(blob) != size) {
+        throw new IllegalStateException(stack + " did not echo " + size + " bytes");
+      }
+    } catch (Exception e) {
+      echo.close(); // JMH skips the tear-down of a failed set-up
+      throw e;
     }
   }
 
