@@ -75,7 +75,7 @@ final class BrokerServlet extends SoapHttpServlet {
     Payload payload = copy.wrap(message.toPayload());
     SoapResponse reply;
     try {
-      reply = client.call(route.to(), payload, soapAction);
+      reply = client.call(route.to(), payload, soapAction, false);
     } catch (DecodeException e) {
       copy.discard();
       return fault(response, FaultReplies.forBadInput(version, e));
@@ -96,15 +96,18 @@ final class BrokerServlet extends SoapHttpServlet {
     }
   }
 
+  /**
+   * Passes the backend's reply on as it came: the broker changes nothing in it, so it is neither
+   * parsed nor re-framed, only streamed (its Content-Type was checked to be SOAP).
+   */
   private Outcome relay(HttpServletResponse response, SoapResponse reply,
       CountingOutputStream out) throws IOException {
     response.setStatus(reply.status());
-    if (reply.buffer() == null) {
+    if (reply.body() == null) {
       return new Outcome(reply.status(), null);
     }
-    Payload back = reply.message().toPayload();
-    response.setContentType(back.contentType());
-    back.writeTo(out); // a failure from here on aborts the caller's connection
+    response.setContentType(reply.contentType());
+    reply.body().transferTo(out); // a failure from here on aborts the caller's connection
     return new Outcome(reply.status(), null);
   }
 

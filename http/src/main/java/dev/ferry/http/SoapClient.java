@@ -98,6 +98,15 @@ public final class SoapClient implements AutoCloseable {
    * @throws java.net.ConnectException if the peer cannot be reached
    */
   public SoapResponse call(URI uri, Payload request, String soapAction) throws IOException {
+    return call(uri, request, soapAction, true);
+  }
+
+  /**
+   * Like {@link #call}; with {@code parse} false the reply's body is left unread, for a relay
+   * that passes it on as it is ({@link SoapResponse#body()}): its Content-Type is still checked.
+   */
+  SoapResponse call(URI uri, Payload request, String soapAction, boolean parse)
+      throws IOException {
     Exchange x = new Exchange(uri);
     active.add(x);
     boolean handedOver = false;
@@ -109,7 +118,7 @@ public final class SoapClient implements AutoCloseable {
       }
       send(x, rb, request);
       HttpResponse<InputStream> response = x.await();
-      SoapResponse reply = read(x, uri, response);
+      SoapResponse reply = read(x, uri, response, parse);
       handedOver = true;
       return reply;
     } finally {
@@ -146,14 +155,14 @@ public final class SoapClient implements AutoCloseable {
     }
   }
 
-  private SoapResponse read(Exchange x, URI uri, HttpResponse<InputStream> response)
-      throws IOException {
+  private SoapResponse read(Exchange x, URI uri, HttpResponse<InputStream> response,
+      boolean parse) throws IOException {
     int status = response.statusCode();
     String contentType = response.headers().firstValue("Content-Type").orElse(null);
     InputStream in = new Progress(response.body(), x);
     x.response = in;
     if (status == 202 || status == 204) {
-      return new SoapResponse(status, contentType, null, x);
+      return new SoapResponse(status, contentType, null, null, x);
     }
     MediaType type = parse(contentType);
     if (type == null || HttpSoap.version(type) == null) {
@@ -161,8 +170,11 @@ public final class SoapClient implements AutoCloseable {
       throw new SoapHttpException(uri, status, contentType,
           new String(start, StandardCharsets.UTF_8));
     }
+    if (!parse) {
+      return new SoapResponse(status, contentType, null, in, x);
+    }
     MessageBuffer buffer = codec.read(in, contentType);
-    return new SoapResponse(status, contentType, buffer, x);
+    return new SoapResponse(status, contentType, buffer, null, x);
   }
 
   private static MediaType parse(String contentType) {
