@@ -21,8 +21,9 @@ import javax.xml.namespace.QName;
  * The broker's request path: read the caller's envelope (attachments stay unread in the
  * connection), pick the route, rewrite wsa:To and add a trace header on the message's overlay
  * (the body is never parsed), stream envelope and attachments to the backend as they arrive,
- * then stream the backend's reply back as it came (not parsed: nothing in it changes). Memory per exchange is a few buffers,
- * whatever the attachments' sizes; nothing touches a disk unless an audit copy is asked for.
+ * then stream the backend's reply back as it came (not parsed: nothing in it changes). Memory
+ * per exchange is a few buffers, whatever the attachments' sizes; nothing touches a disk unless
+ * an audit copy is asked for.
  *
  * <p>Failures before the reply is committed become SOAP faults: an unreadable request or a hit
  * limit (Sender, naming the limit), no route (Sender), a backend that is down, stalls or breaks
