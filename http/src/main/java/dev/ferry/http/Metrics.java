@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -20,6 +22,7 @@ public final class Metrics {
   private final AtomicLong inFlight = new AtomicLong();
   private final AtomicLong inFlightBytes = new AtomicLong();
   private final String prefix;
+  private final Map<String, EndpointMeters> byEndpoint = new ConcurrentHashMap<>();
 
   private Metrics(String prefix) {
     this.prefix = prefix;
@@ -62,14 +65,36 @@ public final class Metrics {
   void finished(String endpoint, int status, long nanos, long bytesIn, long bytesOut) {
     inFlight.decrementAndGet();
     inFlightBytes.addAndGet(-bytesIn);
-    String code = Integer.toString(status);
-    Counter.builder(prefix + ".requests").tag("endpoint", endpoint).tag("status", code)
-        .register(registry).increment();
-    Timer.builder(prefix + ".latency").tag("endpoint", endpoint).register(registry)
-        .record(nanos, TimeUnit.NANOSECONDS);
-    DistributionSummary.builder(prefix + ".request.bytes").baseUnit("bytes")
-        .tag("endpoint", endpoint).register(registry).record(bytesIn);
-    DistributionSummary.builder(prefix + ".response.bytes").baseUnit("bytes")
-        .tag("endpoint", endpoint).register(registry).record(bytesOut);
+    EndpointMeters m = byEndpoint.computeIfAbsent(endpoint, EndpointMeters::new);
+    m.requests(status).increment();
+    m.latency.record(nanos, TimeUnit.NANOSECONDS);
+    m.requestBytes.record(bytesIn);
+    m.responseBytes.record(bytesOut);
+  }
+
+  /**
+   * One endpoint's meters, registered once: looking them up through Micrometer's builders on
+   * every request would build ids and tags per call.
+   */
+  private final class EndpointMeters {
+    final String endpoint;
+    final Timer latency;
+    final DistributionSummary requestBytes;
+    final DistributionSummary responseBytes;
+    final Map<Integer, Counter> requestsByStatus = new ConcurrentHashMap<>();
+
+    EndpointMeters(String endpoint) {
+      this.endpoint = endpoint;
+      latency = Timer.builder(prefix + ".latency").tag("endpoint", endpoint).register(registry);
+      requestBytes = DistributionSummary.builder(prefix + ".request.bytes").baseUnit("bytes")
+          .tag("endpoint", endpoint).register(registry);
+      responseBytes = DistributionSummary.builder(prefix + ".response.bytes").baseUnit("bytes")
+          .tag("endpoint", endpoint).register(registry);
+    }
+
+    Counter requests(int status) {
+      return requestsByStatus.computeIfAbsent(status, s -> Counter.builder(prefix + ".requests")
+          .tag("endpoint", endpoint).tag("status", Integer.toString(s)).register(registry));
+    }
   }
 }

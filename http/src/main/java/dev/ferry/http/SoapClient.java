@@ -129,7 +129,7 @@ public final class SoapClient implements AutoCloseable {
   }
 
   private void send(Exchange x, HttpRequest.Builder rb, Payload request) throws IOException {
-    RequestBody body = new RequestBody(bufferBytes, head -> {
+    RequestBody body = new RequestBody(bufferBytes, () -> {
       Pipe pipe = new Pipe(PIPE_BYTES);
       x.pipe = pipe;
       x.start(http, rb.POST(HttpRequest.BodyPublishers.ofInputStream(pipe::source)).build());
@@ -324,7 +324,7 @@ public final class SoapClient implements AutoCloseable {
   /** Starts a streamed send when it is given its first byte beyond the buffer. */
   @FunctionalInterface
   private interface Overflow {
-    OutputStream start(byte[] head) throws IOException;
+    OutputStream start() throws IOException;
   }
 
   /** Holds a request up to a size; beyond, streams it through what {@link Overflow} starts. */
@@ -362,7 +362,7 @@ public final class SoapClient implements AutoCloseable {
         count += len;
         return;
       }
-      stream = overflow.start(buf);
+      stream = overflow.start();
       stream.write(buf, 0, count);
       buf = null;
       stream.write(b, off, len);
