@@ -1,7 +1,11 @@
 package dev.ferry.soap;
 
 import dev.ferry.bytes.ByteString;
+import dev.ferry.bytes.ByteStringBuilder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.xml.namespace.QName;
 
 /**
@@ -49,12 +53,111 @@ public final class HeaderBlock {
    */
   public static HeaderBlock text(QName name, String text) {
     Objects.requireNonNull(text, "text");
-    String prefix = name.getPrefix().isEmpty() ? "h" : name.getPrefix();
-    String qualified = prefix + ":" + name.getLocalPart();
-    String xml = "<" + qualified + " xmlns:" + prefix + "=\"" + escape(name.getNamespaceURI())
-        + "\">" + escape(text) + "</" + qualified + ">";
-    return new HeaderBlock(name, false, null, text, null, ByteString.encodeUtf8(xml),
-        ByteString.EMPTY);
+    TextTags tags = TextTags.of(name);
+    ByteStringBuilder xml = new ByteStringBuilder(
+        tags.start.length + escapedUtf8Length(text) + tags.end.length);
+    xml.append(tags.start);
+    appendEscapedUtf8(text, xml);
+    xml.append(tags.end);
+    return new HeaderBlock(name, false, null, text, null, xml.toByteString(), ByteString.EMPTY);
+  }
+
+  /**
+   * The start and end tags of a text block, encoded once per name: a broker sets the same few
+   * headers on every message, and building their tags from strings was most of what a header
+   * change cost at 1 KiB.
+   */
+  private record TextTags(String prefix, byte[] start, byte[] end) {
+    /** Names seen beyond this many are encoded each time (arbitrary names must not grow it). */
+    private static final int MAX_CACHED = 256;
+    private static final Map<QName, TextTags> CACHE = new ConcurrentHashMap<>();
+
+    static TextTags of(QName name) {
+      TextTags tags = CACHE.get(name);
+      // QName.equals ignores the prefix, which the tags spell out
+      if (tags == null || !tags.prefix.equals(name.getPrefix())) {
+        tags = encode(name);
+        if (CACHE.size() < MAX_CACHED) {
+          CACHE.putIfAbsent(name, tags);
+        }
+      }
+      return tags;
+    }
+
+    private static TextTags encode(QName name) {
+      String prefix = name.getPrefix().isEmpty() ? "h" : name.getPrefix();
+      String qualified = prefix + ":" + name.getLocalPart();
+      String start = "<" + qualified + " xmlns:" + prefix + "=\""
+          + escape(name.getNamespaceURI()) + "\">";
+      return new TextTags(name.getPrefix(), start.getBytes(StandardCharsets.UTF_8),
+          ("</" + qualified + ">").getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** Returns how many bytes {@link #appendEscapedUtf8} appends for {@code s}. */
+  static int escapedUtf8Length(String s) {
+    int n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n += switch (c) {
+          case '&' -> 5;
+          case '<', '>' -> 4;
+          case '"' -> 6;
+          default -> 1;
+        };
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (isPairAt(s, i)) {
+        n += 4;
+        i++;
+      } else {
+        n += Character.isSurrogate(c) ? 1 : 3;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Appends {@code s} XML-escaped (as {@link #escape}) and UTF-8 encoded, in one pass and
+   * without an intermediate string; a lone surrogate becomes {@code ?}, as
+   * {@link String#getBytes} makes it.
+   */
+  static void appendEscapedUtf8(String s, ByteStringBuilder out) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        switch (c) {
+          case '&' -> appendAscii(out, "&amp;");
+          case '<' -> appendAscii(out, "&lt;");
+          case '>' -> appendAscii(out, "&gt;");
+          case '"' -> appendAscii(out, "&quot;");
+          default -> out.append((byte) c);
+        }
+      } else if (c < 0x800) {
+        out.append((byte) (0xC0 | c >> 6)).append((byte) (0x80 | c & 0x3F));
+      } else if (isPairAt(s, i)) {
+        int cp = Character.toCodePoint(c, s.charAt(++i));
+        out.append((byte) (0xF0 | cp >> 18)).append((byte) (0x80 | cp >> 12 & 0x3F))
+            .append((byte) (0x80 | cp >> 6 & 0x3F)).append((byte) (0x80 | cp & 0x3F));
+      } else if (Character.isSurrogate(c)) {
+        out.append((byte) '?');
+      } else {
+        out.append((byte) (0xE0 | c >> 12)).append((byte) (0x80 | c >> 6 & 0x3F))
+            .append((byte) (0x80 | c & 0x3F));
+      }
+    }
+  }
+
+  private static boolean isPairAt(String s, int i) {
+    return Character.isHighSurrogate(s.charAt(i)) && i + 1 < s.length()
+        && Character.isLowSurrogate(s.charAt(i + 1));
+  }
+
+  private static void appendAscii(ByteStringBuilder out, String ascii) {
+    for (int i = 0; i < ascii.length(); i++) {
+      out.append((byte) ascii.charAt(i));
+    }
   }
 
   /**
