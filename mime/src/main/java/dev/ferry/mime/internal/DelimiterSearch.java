@@ -30,11 +30,21 @@ import java.util.Arrays;
 public final class DelimiterSearch {
   private static final VarHandle LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle SHORT =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final int TABLE_BITS = 12;
+
+  /**
+   * True when the vector path is on: the JVM has the {@code jdk.incubator.vector} module (it was
+   * started with {@code --add-modules jdk.incubator.vector}), the CPU has byte vectors of 16 lanes
+   * or more, and the system property {@code ferry.mime.vector} is not {@code false}.
+   */
+  public static final boolean VECTOR = vectorAvailable();
 
   private final byte[] delimiter;
   private final int m;
-  private final byte[] pairs = new byte[1 << TABLE_BITS];
+  /** The pair table, or null on the vector path, which does not sample (4 KiB less a message). */
+  private final byte[] pairs;
   private final long[] words; // the delimiter, eight bytes a word, little-endian
   private final byte firstByte;
   private final byte lastByte;
@@ -51,10 +61,16 @@ public final class DelimiterSearch {
     for (int w = 0; w < words.length; w++) {
       words[w] = (long) LONG.get(delimiter, w * 8);
     }
-    for (int t = 0; t < m - 1; t++) {
+    this.pairs = VECTOR ? null : pairTable(delimiter);
+  }
+
+  private static byte[] pairTable(byte[] delimiter) {
+    byte[] table = new byte[1 << TABLE_BITS];
+    for (int t = 0; t < delimiter.length - 1; t++) {
       int h = hash(delimiter[t], delimiter[t + 1]);
-      pairs[h] = pairs[h] == 0 ? (byte) (t + 1) : (byte) -1;
+      table[h] = table[h] == 0 ? (byte) (t + 1) : (byte) -1;
     }
+    return table;
   }
 
   /** A 12-bit hash of a byte pair: the first byte shifted over the second. */
@@ -70,19 +86,57 @@ public final class DelimiterSearch {
     return delimiter[index];
   }
 
+  /** The hash of the pair at {@code in[p]}, {@code in[p + 1]}, read as one 16-bit load. */
+  private static int pairAt(byte[] in, int p) {
+    int v = (short) SHORT.get(in, p);
+    return (v & 0xff) << 4 ^ (v >>> 8 & 0xff);
+  }
+
+  private static boolean vectorAvailable() {
+    if (!Boolean.parseBoolean(System.getProperty("ferry.mime.vector", "true"))
+        || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+      return false;
+    }
+    try {
+      return VectorDelimiterScan.windowLength() > 0;
+    } catch (LinkageError e) { // present but not readable from here: stay scalar
+      return false;
+    }
+  }
+
   /** Returns the index of the first full delimiter in {@code in[start, end)}, or -1. */
   public int indexIn(byte[] in, int start, int end) {
-    final byte[] table = pairs;
+    if (pairs == null) {
+      return end - start >= VectorDelimiterScan.windowLength() + m - 1
+          ? VectorDelimiterScan.indexIn(this, in, start, end)
+          : shortIndexIn(in, start, end);
+    }
+    return scalarIndexIn(in, start, end);
+  }
+
+  /** For a range too short for one vector window: each start's first and last byte. */
+  private int shortIndexIn(byte[] in, int start, int end) {
+    for (int s = start; s <= end - m; s++) {
+      if (in[s] == firstByte && matchesAt(in, s)) {
+        return s;
+      }
+    }
+    return -1;
+  }
+
+  /** The scalar search: what {@link #indexIn} does without the vector path. */
+  int scalarIndexIn(byte[] in, int start, int end) {
+    final byte[] table = pairs != null ? pairs : pairTable(delimiter);
     final int stride = m - 1;
     final int last = end - 2; // the last position a pair can start at
     final int lastGroup = last - 3 * stride;
     int p = start + m - 2; // the first sample covers the starts [start, start + m - 2]
     // Four independent samples per iteration; on ordinary bodies none of them hits.
     for (; p <= lastGroup; p += 4 * stride) {
-      int a = table[hash(in[p], in[p + 1])];
-      int b = table[hash(in[p + stride], in[p + stride + 1])];
-      int c = table[hash(in[p + 2 * stride], in[p + 2 * stride + 1])];
-      int d = table[hash(in[p + 3 * stride], in[p + 3 * stride + 1])];
+      int a = table[pairAt(in, p)];
+      int b = table[pairAt(in, p + stride)];
+      int c = table[pairAt(in, p + 2 * stride)];
+      int d = table[pairAt(in, p + 3 * stride)];
       if ((a | b | c | d) != 0) {
         int s = resolveGroup(in, start, end, p, a, b, c, d);
         if (s >= 0) {
@@ -144,6 +198,11 @@ public final class DelimiterSearch {
       }
     }
     return s;
+  }
+
+  /** Returns true if a whole delimiter starts at {@code s} ({@code in} holds it all). */
+  boolean matchesAt(byte[] in, int s) {
+    return candidate(in, s, s + m, s) >= 0;
   }
 
   /** Tries every start the sample at {@code p} covers, in order. */

@@ -9,7 +9,9 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 /** The sampling search finds exactly what a naive search finds, on hostile haystacks. */
 class DelimiterSearchProperties {
@@ -29,6 +31,37 @@ class DelimiterSearchProperties {
     if (expected < 0) {
       assertThat(search.partialMatchStart(in, start, end))
           .isEqualTo(naivePartialStart(in, start, end, d));
+    }
+  }
+
+  /**
+   * Long haystacks take the vector path when it is on (as in this build's tests); it must agree
+   * with the scalar search and the naive one wherever the delimiter or its near-misses fall,
+   * window edges and the scalar tail included.
+   */
+  @Property(tries = 1000)
+  void vectorPathFindsWhatTheScalarSearchFinds(@ForAll("delimiters") String delimiter,
+      @ForAll("longHaystacks") List<String> pieces, @ForAll @IntRange(max = 70) int startCut,
+      @ForAll @IntRange(max = 70) int endCut) {
+    byte[] d = delimiter.getBytes(StandardCharsets.ISO_8859_1);
+    byte[] in = String.join("", pieces).replace("D", delimiter)
+        .getBytes(StandardCharsets.ISO_8859_1);
+    int start = Math.min(startCut, in.length);
+    int end = Math.max(start, in.length - endCut);
+    DelimiterSearch search = new DelimiterSearch(d);
+    int expected = naiveIndexOf(in, start, end, d);
+    assertThat(search.indexIn(in, start, end)).isEqualTo(expected);
+    assertThat(search.scalarIndexIn(in, start, end)).isEqualTo(expected);
+  }
+
+  /** The build runs these tests twice: with the vector module, and without it. */
+  @Test
+  void vectorPathIsOnExactlyWhenTheModuleIsPresent() {
+    boolean present = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    assertThat(DelimiterSearch.VECTOR).isEqualTo(present);
+    String expected = System.getProperty("ferry.mime.expectVector");
+    if (expected != null) {
+      assertThat(DelimiterSearch.VECTOR).isEqualTo(Boolean.parseBoolean(expected));
     }
   }
 
@@ -65,6 +98,18 @@ class DelimiterSearchProperties {
         Arbitraries.strings().alpha().numeric().ofMinLength(1).ofMaxLength(70),
         Arbitraries.of("----=_AxIs2_Def_boundary_=42214532", "aaaaaaaa", "--", "b"));
     return Arbitraries.oneOf(boundary.map(b -> "\r\n--" + b), boundary.map(b -> "\n--" + b));
+  }
+
+  @Provide
+  Arbitrary<List<String>> longHaystacks() {
+    Arbitrary<String> noise = Arbitraries.strings().withCharRange('\u0000', '\u00ff')
+        .ofMinLength(1).ofMaxLength(90);
+    Arbitrary<String> piece = Arbitraries.frequencyOf(
+        Tuple.of(1, Arbitraries.just("D")),
+        Tuple.of(6, Arbitraries.of("\r", "\n", "\r\n--", "a", "b", "=", "0")),
+        Tuple.of(4, noise));
+    return piece.list().ofMinSize(20).ofMaxSize(200)
+        .filter(l -> l.stream().mapToInt(String::length).sum() >= 300 || l.contains("D"));
   }
 
   @Provide
