@@ -44,6 +44,7 @@ public final class BerWriter {
   private static final int MEASURE = 1;
   private static final int WRITE = 2;
 
+  private final BerRules rules;
   private final boolean sortSetOf;
   private int pass = IDLE;
   private ByteStringBuilder builder;
@@ -69,7 +70,13 @@ public final class BerWriter {
 
   /** Creates a writer for {@code rules}: under {@link BerRules#DER} it sorts SET OF elements. */
   public BerWriter(BerRules rules) {
+    this.rules = Objects.requireNonNull(rules, "rules");
     this.sortSetOf = rules.isDer();
+  }
+
+  /** Returns the rules this writer was made for. */
+  public BerRules rules() {
+    return rules;
   }
 
   /** Appends the encoding of {@code encoder} to {@code out}. */

@@ -1,6 +1,7 @@
 package dev.ferry.ldap;
 
 import dev.ferry.asn1.BerException;
+import dev.ferry.asn1.BerRules;
 import dev.ferry.asn1.BerWriter;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.ByteStringBuilder;
@@ -29,8 +30,11 @@ public final class LdapCodec {
 
   /** Returns the PDU of {@code message}. */
   public static ByteString encode(LdapMessage message) {
+    Objects.requireNonNull(message, "message");
     ByteStringBuilder out = new ByteStringBuilder();
-    encode(message, out, new BerWriter());
+    if (!EntryCodec.encode(message, out)) {
+      encode(message, out, new BerWriter());
+    }
     return out.toByteString();
   }
 
@@ -40,6 +44,11 @@ public final class LdapCodec {
    */
   public static void encode(LdapMessage message, ByteStringBuilder out, BerWriter writer) {
     Objects.requireNonNull(message, "message");
+    Objects.requireNonNull(writer, "writer");
+    // The entry fast path keeps the order of values; a DER writer sorts them (X.690 11.6).
+    if (writer.rules() != BerRules.DER && EntryCodec.encode(message, out)) {
+      return;
+    }
     try {
       writer.encode(out, w -> MessageEncoder.message(w, message));
     } catch (IOException e) {
