@@ -69,6 +69,11 @@ public final class Attribute {
     return known == 1;
   }
 
+  /** Returns the value if there is exactly one, else null; for the encoder's fast path. */
+  ByteString onlyValue() {
+    return values instanceof ByteString v ? v : null;
+  }
+
   /** Returns the number of values. */
   public int size() {
     return values instanceof ByteString ? 1 : list().size();

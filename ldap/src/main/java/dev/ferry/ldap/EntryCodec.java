@@ -107,7 +107,8 @@ final class EntryCodec {
 
   /** Returns the content length of the attribute's SEQUENCE, or -1 if it is too large. */
   private static long attributeLength(Attribute a) {
-    long set = setLength(a);
+    ByteString only = a.onlyValue();
+    long set = only != null ? elementSize(only.size()) : setLength(a);
     long length = elementSize(a.description().length()) + elementSize(set);
     return length > Integer.MAX_VALUE ? -1 : length;
   }
@@ -123,26 +124,27 @@ final class EntryCodec {
   private static int attribute(byte[] a, int p, Attribute attr) {
     String desc = attr.description();
     int d = desc.length();
-    int n = attr.size();
-    int set;
-    if (n == 1) {
-      set = (int) elementSize(attr.value(0).size());
-    } else {
-      set = (int) setLength(attr);
-    }
+    ByteString only = attr.onlyValue();
+    int set = (int) (only != null ? elementSize(only.size()) : setLength(attr));
     p = header(a, p, 0x30, (int) (elementSize(d) + elementSize(set)));
     p = header(a, p, 0x04, d);
     ascii(desc, a, p);
     p += d;
     p = header(a, p, 0x31, set);
-    for (int j = 0; j < n; j++) {
-      ByteString v = attr.value(j);
-      int size = v.size();
-      p = header(a, p, 0x04, size);
-      System.arraycopy(BYTES.array(v), BYTES.arrayOffset(v), a, p, size);
-      p += size;
+    if (only != null) {
+      return writeValue(a, p, only);
+    }
+    for (int j = 0, n = attr.size(); j < n; j++) {
+      p = writeValue(a, p, attr.value(j));
     }
     return p;
+  }
+
+  private static int writeValue(byte[] a, int p, ByteString v) {
+    int size = v.size();
+    p = header(a, p, 0x04, size);
+    System.arraycopy(BYTES.array(v), BYTES.arrayOffset(v), a, p, size);
+    return p + size;
   }
 
   /** Returns the size of a whole element (low tag number) with {@code length} content bytes. */
