@@ -18,6 +18,12 @@ import java.util.Objects;
  * attribute values, credentials and control values as slices of {@code pdu}: they stay valid as
  * long as the caller keeps them, and share the PDU's array.
  *
+ * <p>Entries, the bulk of LDAP traffic, take a shorter path: a SearchResultEntry or AddRequest
+ * without controls is encoded from lengths computed on the model straight into the builder's
+ * array, and decoded straight from the PDU's array when it has the plain shape; anything else,
+ * and every malformed PDU, goes through the element-by-element codec, with the same bytes, the
+ * same messages and the same errors.
+ *
  * <pre>{@code
  * LdapMessage m = LdapMessage.of(7, new ProtocolOp.DeleteRequest("cn=x"));
  * ByteString pdu = LdapCodec.encode(m);
