@@ -1,4 +1,6 @@
 /** Immutable byte strings with zero-copy slices, builders, positional readers and spools. */
 module dev.ferry.bytes {
   exports dev.ferry.bytes;
+  // Array-level access for Ferry's own codecs (see BytesAccess), not for applications.
+  exports dev.ferry.bytes.internal to dev.ferry.asn1, dev.ferry.ldap;
 }

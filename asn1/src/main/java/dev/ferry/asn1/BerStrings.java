@@ -2,6 +2,8 @@ package dev.ferry.asn1;
 
 import dev.ferry.bytes.ByteSequenceReader;
 import dev.ferry.bytes.DecodeException;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
 /**
  * A small cache of short ASCII strings for {@link BerReader#readUtf8String(int, BerStrings)}, so
@@ -50,6 +52,45 @@ public final class BerStrings {
     s = in.readUtf8(byteCount);
     slots[slot] = s;
     return s;
+  }
+
+  /**
+   * Returns the string of {@code byteCount} bytes of {@code src} from {@code offset} if they are
+   * ASCII and at most {@value #MAX_BYTES} long, from the cache when it holds them (no allocation)
+   * and else new and cached; returns null for an empty, longer or non-ASCII run.
+   *
+   * @throws IndexOutOfBoundsException if the range is not within {@code src}
+   */
+  public String ascii(byte[] src, int offset, int byteCount) {
+    Objects.checkFromIndexSize(offset, byteCount, src.length);
+    if (byteCount > MAX_BYTES || byteCount == 0) {
+      return null;
+    }
+    int h = 0;
+    for (int i = offset, end = offset + byteCount; i < end; i++) {
+      int b = src[i];
+      if (b < 0) {
+        return null;
+      }
+      h = 31 * h + b;
+    }
+    int slot = (h ^ (h >>> 10)) & (SLOTS - 1);
+    String s = slots[slot];
+    if (s != null && s.length() == byteCount && matches(src, offset, s)) {
+      return s;
+    }
+    s = new String(src, offset, byteCount, StandardCharsets.US_ASCII);
+    slots[slot] = s;
+    return s;
+  }
+
+  private static boolean matches(byte[] src, int offset, String s) {
+    for (int i = 0, n = s.length(); i < n; i++) {
+      if (src[offset + i] != s.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean matches(ByteSequenceReader in, String s) throws DecodeException {

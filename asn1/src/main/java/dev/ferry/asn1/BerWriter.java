@@ -3,6 +3,7 @@ package dev.ferry.asn1;
 import dev.ferry.bytes.ByteSequence;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.ByteStringBuilder;
+import dev.ferry.bytes.internal.BytesAccess;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigInteger;
@@ -18,6 +19,9 @@ import java.util.Objects;
  * order, then once more to write, where each header is written with its final length. There is
  * no element tree, no encode-then-concatenate, and no moving of written bytes to make room for a
  * length. The price is calling the encoder twice, which is cheap next to copying the values.
+ * Into a {@link ByteStringBuilder} the write pass reserves the measured total once and stores
+ * straight into the builder's array (no capacity check per element); the builder grows by the
+ * encoding only if the whole of it was written.
  *
  * <pre>{@code
  * ByteStringBuilder out = new ByteStringBuilder();
@@ -40,10 +44,12 @@ import java.util.Objects;
  * is not thread-safe.
  */
 public final class BerWriter {
+  private static final BytesAccess BYTES = BytesAccess.get();
   private static final int IDLE = 0;
   private static final int MEASURE = 1;
   private static final int WRITE = 2;
 
+  private final BerRules rules;
   private final boolean sortSetOf;
   private int pass = IDLE;
   private ByteStringBuilder builder;
@@ -54,6 +60,11 @@ public final class BerWriter {
   private final byte[] pending = new byte[1024];
   private int pendingSize;
   private long position; // bytes measured or written in this pass
+  private long total; // bytes measured, during the write pass
+  // Writing to a builder (and not sorting): its array, reserved for the measured total once, and
+  // where in it this encoding starts. Null otherwise.
+  private byte[] direct;
+  private int directBase;
 
   private int[] lengths = new int[16]; // content length of each constructed element, by order
   private int constructs;
@@ -69,7 +80,13 @@ public final class BerWriter {
 
   /** Creates a writer for {@code rules}: under {@link BerRules#DER} it sorts SET OF elements. */
   public BerWriter(BerRules rules) {
+    this.rules = Objects.requireNonNull(rules, "rules");
     this.sortSetOf = rules.isDer();
+  }
+
+  /** Returns the rules this writer was made for. */
+  public BerRules rules() {
+    return rules;
   }
 
   /** Appends the encoding of {@code encoder} to {@code out}. */
@@ -104,13 +121,26 @@ public final class BerWriter {
       begin(MEASURE);
       encoder.encode(this);
       end();
+      total = position;
       builder = b;
       stream = s;
+      if (b != null && !sortSetOf && total <= Integer.MAX_VALUE - 8) {
+        // One capacity check for the whole encoding; the write pass stores into the array.
+        direct = BYTES.reserve(b, (int) total);
+        directBase = b.size();
+      }
       begin(WRITE);
       encoder.encode(this);
       flush();
       end();
+      if (position != total) {
+        throw new IllegalStateException("the encoder wrote differently in its two passes");
+      }
+      if (direct != null) {
+        BYTES.commit(b, (int) total);
+      }
     } finally {
+      direct = null;
       pendingSize = 0;
       pass = IDLE;
       builder = null;
@@ -260,6 +290,11 @@ public final class BerWriter {
     int n = value.size();
     header(type, n);
     if (pass == WRITE) {
+      if (direct != null) {
+        value.copyTo(0, direct, at(n), n);
+        position += n;
+        return this;
+      }
       flush();
       if (builder != null) {
         builder.append(value);
@@ -295,6 +330,11 @@ public final class BerWriter {
       int n = value.length();
       header(type, n);
       if (pass == MEASURE) {
+        position += n;
+        return this;
+      }
+      if (direct != null) {
+        value.getBytes(0, n, direct, at(n)); // no allocation: the chars are ASCII
         position += n;
         return this;
       }
@@ -354,6 +394,13 @@ public final class BerWriter {
       openSetOf.elementStarts(Math.toIntExact(position - openSetOf.contentStart));
     }
     if (contentLength < 0x80 && (type & 0x1f) != 0x1f && (type & ~0xff) == 0) {
+      if (direct != null) {
+        int i = at(2);
+        direct[i] = (byte) type;
+        direct[i + 1] = (byte) contentLength;
+        position += 2;
+        return this;
+      }
       if (pass == WRITE) {
         if (pending.length - pendingSize < 2) {
           flush();
@@ -390,7 +437,9 @@ public final class BerWriter {
   }
 
   private BerWriter bytes(byte[] src, int offset, int byteCount) throws IOException {
-    if (pass == WRITE) {
+    if (direct != null) {
+      System.arraycopy(src, offset, direct, at(byteCount), byteCount);
+    } else if (pass == WRITE) {
       if (byteCount > pending.length - pendingSize) {
         flush();
       }
@@ -408,7 +457,9 @@ public final class BerWriter {
   }
 
   private BerWriter octet(int b) throws IOException {
-    if (pass == WRITE) {
+    if (direct != null) {
+      direct[at(1)] = (byte) b;
+    } else if (pass == WRITE) {
       if (pendingSize == pending.length) {
         flush();
       }
@@ -452,6 +503,14 @@ public final class BerWriter {
         stream.write(set.bytes, start, byteCount);
       }
     }
+  }
+
+  /** Returns where the next {@code byteCount} bytes go in {@link #direct}, within the total. */
+  private int at(int byteCount) {
+    if (position + byteCount > total) {
+      throw new IllegalStateException("the encoder wrote differently in its two passes");
+    }
+    return directBase + (int) position;
   }
 
   private void checkPass() {

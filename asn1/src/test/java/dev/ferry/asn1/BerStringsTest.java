@@ -52,4 +52,25 @@ class BerStringsTest {
         () -> reader("04 02 c3 28").readUtf8String(BerTags.OCTET_STRING, cache));
     assertOffset(2, utf8.byteOffset());
   }
+
+  @Test
+  void asciiFromAnArraySharesTheCacheWithTheReader() throws IOException {
+    BerStrings cache = new BerStrings();
+    byte[] src = "xxobjectClassyy".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    String fromArray = cache.ascii(src, 2, 11);
+    assertEquals("objectClass", fromArray);
+    assertSame(fromArray, cache.ascii(src.clone(), 2, 11));
+    BerReader r = reader("04 0b " + ByteString.encodeUtf8("objectClass").hex());
+    assertSame(fromArray, r.readUtf8String(BerTags.OCTET_STRING, cache));
+    // empty, too long, or not ASCII: null, for the caller to decode
+    assertEquals(null, cache.ascii(src, 0, 0));
+    assertEquals(null, cache.ascii(new byte[49], 0, 49));
+    assertEquals(null, cache.ascii(new byte[] {'a', (byte) 0xc3, (byte) 0xa9}, 0, 3));
+    // a collision or a different string of the same slot is a miss, never a wrong answer
+    assertEquals("cn", cache.ascii(new byte[] {'c', 'n'}, 0, 2));
+    assertEquals("cm", cache.ascii(new byte[] {'c', 'm'}, 0, 2));
+    assertEquals("cn", cache.ascii(new byte[] {'c', 'n'}, 0, 2));
+    org.junit.jupiter.api.Assertions.assertThrows(IndexOutOfBoundsException.class,
+        () -> cache.ascii(src, 10, 6));
+  }
 }

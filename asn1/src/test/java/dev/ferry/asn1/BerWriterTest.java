@@ -81,6 +81,56 @@ class BerWriterTest {
   }
 
   @Test
+  void theBuilderPathWritesLongLengthsEveryTypeAndNonAsciiAsTheStreamPath() throws IOException {
+    for (int n : new int[] {0, 127, 128, 255, 256, 65_535, 65_536, 70_000}) {
+      ByteString value = ByteString.of(new byte[n]);
+      String ascii = "a".repeat(Math.min(n, 2000));
+      BerEncoder enc = w -> {
+        w.writeStartSequence();
+        w.writeInteger(n);
+        w.writeBoolean(true);
+        w.writeNull();
+        w.writeInteger(BerTags.INTEGER, java.math.BigInteger.TEN.pow(40));
+        w.writeOctetString(value);
+        w.writeOctetString(BerTags.type(BerTags.CONTEXT, false, 40), value.toByteArray(), 0, n);
+        w.writeUtf8String(BerTags.OCTET_STRING, ascii);
+        w.writeUtf8String("välue \uD83D\uDE00 " + n);
+        w.writeStartSet(BerTags.type(BerTags.CONTEXT, true, 3));
+        w.writeOctetString(new ByteStringBuilder().append(value.toByteArray()));
+        w.writeEndSet();
+        w.writeEndSequence();
+      };
+      ByteArrayOutputStream stream = new ByteArrayOutputStream();
+      new BerWriter().encode(stream, enc);
+      ByteStringBuilder out = new ByteStringBuilder(1);
+      out.append((byte) 7);
+      ByteString handedOut = out.toByteString();
+      out.clear(); // the builder must move rather than overwrite the handed-out byte
+      new BerWriter().encode(out, enc);
+      assertEquals(ByteString.of(stream.toByteArray()), out.toByteString());
+      assertEquals("07", handedOut.hex());
+    }
+  }
+
+  @Test
+  void aFailedEncodingLeavesTheBuilderAsItWas() throws IOException {
+    AtomicInteger calls = new AtomicInteger();
+    ByteStringBuilder out = new ByteStringBuilder();
+    out.append((byte) 1);
+    BerWriter w = new BerWriter();
+    // writes more in the write pass than it measured, outside any sequence
+    assertThrows(IllegalStateException.class, () -> w.encode(out, x -> {
+      x.writeInteger(1);
+      if (calls.incrementAndGet() == 2) {
+        x.writeOctetString(ByteString.of(new byte[500]));
+      }
+    }));
+    assertEquals("01", out.toByteString().hex());
+    w.encode(out, x -> x.writeInteger(2)); // and the writer is still usable
+    assertEquals("01020102", out.toByteString().hex());
+  }
+
+  @Test
   void derSortsSetOfByEncodingNotByValue() throws IOException {
     BerEncoder strings = w -> {
       w.writeStartSetOf();

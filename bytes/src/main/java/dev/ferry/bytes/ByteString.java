@@ -4,6 +4,8 @@ import static dev.ferry.bytes.internal.Checks.checkIndex;
 import static dev.ferry.bytes.internal.Checks.checkNotNegative;
 import static dev.ferry.bytes.internal.Checks.checkRange;
 
+import dev.ferry.bytes.internal.BytesAccess;
+
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -34,6 +36,10 @@ import java.util.Base64;
 public final class ByteString implements ByteSequence, Comparable<ByteString> {
   /** The empty byte string. */
   public static final ByteString EMPTY = new ByteString(new byte[0], 0, 0);
+
+  static {
+    BytesAccess.install(new Access());
+  }
 
   private static final char[] HEX = "0123456789abcdef".toCharArray();
   private static final int TO_STRING_MAX_BYTES = 32;

@@ -216,6 +216,19 @@ public final class ByteStringBuilder implements ByteSequence {
     return "ByteStringBuilder[size=" + size + "]";
   }
 
+  /** For {@link Access}: room for {@code byteCount} bytes at {@code size}; returns the array. */
+  byte[] reserve(int byteCount) {
+    checkNotNegative("byteCount", byteCount);
+    ensureWritable(byteCount);
+    return buf;
+  }
+
+  /** For {@link Access}: takes in {@code byteCount} bytes written past {@code size}. */
+  void commit(int byteCount) {
+    checkRange(buf.length, size, byteCount);
+    size += byteCount;
+  }
+
   /** Makes room for {@code byteCount} more bytes at {@code size}, never over shared bytes. */
   private void ensureWritable(int byteCount) {
     long needed = (long) size + byteCount;

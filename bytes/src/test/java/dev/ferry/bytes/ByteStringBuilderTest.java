@@ -87,4 +87,27 @@ class ByteStringBuilderTest {
     assertThatThrownBy(() -> new ByteStringBuilder(-1))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("initialCapacity < 0: -1");
   }
+
+  @Test
+  void internalAccessWritesOnlyUnsharedBytes() {
+    dev.ferry.bytes.internal.BytesAccess access = dev.ferry.bytes.internal.BytesAccess.get();
+    ByteStringBuilder b = new ByteStringBuilder(4);
+    b.appendUtf8("ab");
+    ByteString shared = b.toByteString();
+    b.clear(); // the array is shared: reserve must move to a fresh one
+    byte[] a = access.reserve(b, 100);
+    assertThat(a.length).isGreaterThanOrEqualTo(100);
+    assertThat(a).isNotSameAs(shared.array());
+    a[0] = 'x';
+    a[1] = 'y';
+    access.commit(b, 2);
+    assertThat(b.toByteString().utf8()).isEqualTo("xy");
+    assertThat(shared.utf8()).isEqualTo("ab");
+    assertThat(access.array(shared)).isSameAs(shared.array());
+    assertThat(access.arrayOffset(shared.subSequence(1))).isEqualTo(1);
+    assertThatThrownBy(() -> access.commit(b, a.length)).isInstanceOf(
+        IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> access.reserve(b, -1)).isInstanceOf(
+        IllegalArgumentException.class);
+  }
 }

@@ -23,6 +23,9 @@ import java.util.Objects;
 public final class Attribute {
   private final String description;
   private final Object values; // a ByteString when there is exactly one value, else a List
+  // Whether the description is ASCII, found out when first encoded: 0 not yet, 1 yes, 2 no. A
+  // racy write of a byte that every thread computes alike; it fits in the object's padding.
+  private byte descriptionAscii;
 
   /** Creates an attribute; {@code values} is copied unless it is already immutable and ours. */
   public Attribute(String description, List<ByteString> values) {
@@ -54,6 +57,21 @@ public final class Attribute {
   /** Returns the attribute description, such as {@code cn} or {@code userCertificate;binary}. */
   public String description() {
     return description;
+  }
+
+  /** Returns true if the description is ASCII (every valid description is), cached. */
+  boolean descriptionIsAscii() {
+    byte known = descriptionAscii;
+    if (known == 0) {
+      known = EntryCodec.isAscii(description) ? (byte) 1 : (byte) 2;
+      descriptionAscii = known;
+    }
+    return known == 1;
+  }
+
+  /** Returns the value if there is exactly one, else null; for the encoder's fast path. */
+  ByteString onlyValue() {
+    return values instanceof ByteString v ? v : null;
   }
 
   /** Returns the number of values. */

@@ -11,9 +11,18 @@ import java.util.RandomAccess;
  * {@link List} whose mutators throw.
  */
 final class FrozenList<E> extends AbstractList<E> implements RandomAccess {
-  private Object[] elements = new Object[8];
+  private Object[] elements;
   private int size;
   private boolean frozen;
+
+  FrozenList() {
+    this(8);
+  }
+
+  /** Creates a list with room for {@code capacity} elements before it grows. */
+  FrozenList(int capacity) {
+    elements = new Object[Math.max(capacity, 1)];
+  }
 
   void add0(E e) {
     if (frozen) {

@@ -1,6 +1,7 @@
 package dev.ferry.ldap;
 
 import dev.ferry.asn1.BerException;
+import dev.ferry.asn1.BerRules;
 import dev.ferry.asn1.BerWriter;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.ByteStringBuilder;
@@ -17,6 +18,12 @@ import java.util.Objects;
  * attribute values, credentials and control values as slices of {@code pdu}: they stay valid as
  * long as the caller keeps them, and share the PDU's array.
  *
+ * <p>Entries, the bulk of LDAP traffic, take a shorter path: a SearchResultEntry or AddRequest
+ * without controls is encoded from lengths computed on the model straight into the builder's
+ * array, and decoded straight from the PDU's array when it has the plain shape; anything else,
+ * and every malformed PDU, goes through the element-by-element codec, with the same bytes, the
+ * same messages and the same errors.
+ *
  * <pre>{@code
  * LdapMessage m = LdapMessage.of(7, new ProtocolOp.DeleteRequest("cn=x"));
  * ByteString pdu = LdapCodec.encode(m);
@@ -29,8 +36,11 @@ public final class LdapCodec {
 
   /** Returns the PDU of {@code message}. */
   public static ByteString encode(LdapMessage message) {
+    Objects.requireNonNull(message, "message");
     ByteStringBuilder out = new ByteStringBuilder();
-    encode(message, out, new BerWriter());
+    if (!EntryCodec.encode(message, out)) {
+      encode(message, out, new BerWriter());
+    }
     return out.toByteString();
   }
 
@@ -40,6 +50,11 @@ public final class LdapCodec {
    */
   public static void encode(LdapMessage message, ByteStringBuilder out, BerWriter writer) {
     Objects.requireNonNull(message, "message");
+    Objects.requireNonNull(writer, "writer");
+    // The entry fast path keeps the order of values; a DER writer sorts them (X.690 11.6).
+    if (writer.rules() != BerRules.DER && EntryCodec.encode(message, out)) {
+      return;
+    }
     try {
       writer.encode(out, w -> MessageEncoder.message(w, message));
     } catch (IOException e) {

@@ -34,6 +34,16 @@ final class MessageDecoder {
 
   static LdapMessage decode(ByteString pdu, long baseOffset, LdapLimits limits)
       throws BerException {
+    LdapMessage entry = EntryCodec.decode(pdu, limits, DESCRIPTIONS);
+    if (entry != null) {
+      return entry;
+    }
+    return decodeElementwise(pdu, baseOffset, limits);
+  }
+
+  /** Decodes {@code pdu} element by element, without the fast path of {@link EntryCodec}. */
+  static LdapMessage decodeElementwise(ByteString pdu, long baseOffset, LdapLimits limits)
+      throws BerException {
     BerReader r = BerReader.of(new ByteSequenceReader(pdu, baseOffset), BerRules.LDAP,
         limits.ber());
     MessageDecoder d = new MessageDecoder(r, limits);

@@ -136,7 +136,7 @@ public sealed interface ProtocolOp {
   record AddRequest(String entry, List<Attribute> attributes) implements ProtocolOp {
     public AddRequest {
       Objects.requireNonNull(entry, "entry");
-      attributes = List.copyOf(attributes);
+      attributes = FrozenList.trusted(attributes);
     }
   }
 
