@@ -221,12 +221,26 @@ public final class DelimiterSearch {
    * only when {@link #indexIn} found no full match.
    */
   public int partialMatchStart(byte[] in, int start, int end) {
+    if (pairs == null && end >= VectorDelimiterScan.windowLength()
+        && m - 1 <= VectorDelimiterScan.windowLength()) {
+      return VectorDelimiterScan.partialMatchStart(this, in, start, end);
+    }
+    return scalarPartialMatchStart(in, start, end);
+  }
+
+  /** {@link #partialMatchStart} without the vector path. */
+  int scalarPartialMatchStart(byte[] in, int start, int end) {
     for (int i = Math.max(start, end - m + 1); i < end; i++) {
       if (in[i] == firstByte && Arrays.equals(in, i, end, delimiter, 0, end - i)) {
         return i;
       }
     }
     return end;
+  }
+
+  /** Returns true if {@code in[i, end)} is a prefix of the delimiter. */
+  boolean isPrefixAt(byte[] in, int i, int end) {
+    return Arrays.equals(in, i, end, delimiter, 0, end - i);
   }
 
   /**

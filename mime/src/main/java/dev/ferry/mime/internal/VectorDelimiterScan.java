@@ -76,4 +76,26 @@ final class VectorDelimiterScan {
     }
     return -1;
   }
+
+  /**
+   * {@link DelimiterSearch#partialMatchStart} with one vector compare: the positions of the
+   * delimiter's first byte among the last {@code m - 1} bytes, tried from the earliest (the
+   * longest suffix). Needs {@code end >= windowLength()} and {@code m - 1 <= windowLength()}.
+   */
+  static int partialMatchStart(DelimiterSearch search, byte[] in, int start, int end) {
+    int from = Math.max(start, end - search.length() + 1);
+    if (from >= end) {
+      return end; // (a shift by the full width would keep every bit)
+    }
+    int base = end - SPECIES.length();
+    long bits = ByteVector.fromArray(SPECIES, in, base).eq(search.byteAt(0)).toLong()
+        >>> (from - base);
+    for (; bits != 0; bits &= bits - 1) {
+      int i = from + Long.numberOfTrailingZeros(bits);
+      if (search.isPrefixAt(in, i, end)) {
+        return i;
+      }
+    }
+    return end;
+  }
 }

@@ -52,6 +52,19 @@ class DelimiterSearchProperties {
     int expected = naiveIndexOf(in, start, end, d);
     assertThat(search.indexIn(in, start, end)).isEqualTo(expected);
     assertThat(search.scalarIndexIn(in, start, end)).isEqualTo(expected);
+    int partial = naivePartialStart(in, start, end, d);
+    assertThat(search.partialMatchStart(in, start, end)).isEqualTo(partial);
+    assertThat(search.scalarPartialMatchStart(in, start, end)).isEqualTo(partial);
+  }
+
+  @Test
+  void partialMatchAtTheEndOfALongArray() {
+    byte[] in = ("x".repeat(100) + "\r\n--ab").getBytes(StandardCharsets.ISO_8859_1);
+    DelimiterSearch search = new DelimiterSearch("\r\n--abc".getBytes(StandardCharsets.US_ASCII));
+    assertThat(search.partialMatchStart(in, 0, in.length)).isEqualTo(100);
+    assertThat(search.partialMatchStart(in, 101, in.length)).isEqualTo(in.length);
+    assertThat(search.partialMatchStart(in, in.length, in.length)).isEqualTo(in.length);
+    assertThat(search.partialMatchStart(in, 0, 100)).isEqualTo(100);
   }
 
   /** The build runs these tests twice: with the vector module, and without it. */
