@@ -216,8 +216,14 @@ public final class MediaType {
     }
 
     private String quoted() {
-      StringBuilder s = new StringBuilder();
       pos++; // opening quote
+      int close = in.indexOf('"', pos);
+      if (close >= 0 && in.lastIndexOf('\\', close) < pos) { // no escapes: the usual case
+        String value = in.substring(pos, close);
+        pos = close + 1;
+        return value;
+      }
+      StringBuilder s = new StringBuilder();
       while (pos < in.length()) {
         char c = in.charAt(pos++);
         if (c == '"') {
