@@ -2,5 +2,5 @@
 module dev.ferry.bytes {
   exports dev.ferry.bytes;
   // Array-level access for Ferry's own codecs (see BytesAccess), not for applications.
-  exports dev.ferry.bytes.internal to dev.ferry.asn1, dev.ferry.ldap;
+  exports dev.ferry.bytes.internal to dev.ferry.asn1, dev.ferry.ldap, dev.ferry.soap;
 }

@@ -2,6 +2,7 @@ package dev.ferry.soap;
 
 import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.ByteStringBuilder;
+import dev.ferry.bytes.internal.BytesAccess;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
@@ -18,6 +19,8 @@ import javax.xml.namespace.QName;
  * {@link #text} declares its own namespace.
  */
 public final class HeaderBlock {
+  private static final BytesAccess BYTES = BytesAccess.get();
+
   private final QName name;
   private final boolean mustUnderstand;
   private final String role;
@@ -54,11 +57,23 @@ public final class HeaderBlock {
   public static HeaderBlock text(QName name, String text) {
     Objects.requireNonNull(text, "text");
     TextTags tags = TextTags.of(name);
-    ByteStringBuilder xml = new ByteStringBuilder(
-        tags.start.length + escapedUtf8Length(text) + tags.end.length);
-    xml.append(tags.start);
-    appendEscapedUtf8(text, xml);
-    xml.append(tags.end);
+    Memo last = tags.last;
+    if (last != null && last.text.equals(text)) {
+      return last.block; // immutable: the same block serves every message
+    }
+    HeaderBlock block = encode(name, tags, text);
+    tags.last = new Memo(text, block);
+    return block;
+  }
+
+  private static HeaderBlock encode(QName name, TextTags tags, String text) {
+    int size = tags.start.length + escapedUtf8Length(text) + tags.end.length;
+    ByteStringBuilder xml = new ByteStringBuilder(size);
+    byte[] a = BYTES.reserve(xml, size); // written once, in place: no per-byte appends
+    System.arraycopy(tags.start, 0, a, 0, tags.start.length);
+    int p = putEscapedUtf8(text, a, tags.start.length);
+    System.arraycopy(tags.end, 0, a, p, tags.end.length);
+    BYTES.commit(xml, size);
     return new HeaderBlock(name, false, null, text, null, xml.toByteString(), ByteString.EMPTY);
   }
 
@@ -67,10 +82,25 @@ public final class HeaderBlock {
    * headers on every message, and building their tags from strings was most of what a header
    * change cost at 1 KiB.
    */
-  private record TextTags(String prefix, byte[] start, byte[] end) {
+  private static final class TextTags {
     /** Names seen beyond this many are encoded each time (arbitrary names must not grow it). */
     private static final int MAX_CACHED = 256;
     private static final Map<QName, TextTags> CACHE = new ConcurrentHashMap<>();
+
+    private final String prefix;
+    private final byte[] start;
+    private final byte[] end;
+    /**
+     * The last block made with these tags: a broker sets the same wsa:To or Action on message
+     * after message. Racy on purpose; a Memo is immutable, so a thread sees one whole or none.
+     */
+    private Memo last;
+
+    private TextTags(String prefix, byte[] start, byte[] end) {
+      this.prefix = prefix;
+      this.start = start;
+      this.end = end;
+    }
 
     static TextTags of(QName name) {
       TextTags tags = CACHE.get(name);
@@ -94,7 +124,9 @@ public final class HeaderBlock {
     }
   }
 
-  /** Returns how many bytes {@link #appendEscapedUtf8} appends for {@code s}. */
+  private record Memo(String text, HeaderBlock block) {}
+
+  /** Returns how many bytes {@link #putEscapedUtf8} writes for {@code s}. */
   static int escapedUtf8Length(String s) {
     int n = 0;
     for (int i = 0; i < s.length(); i++) {
@@ -119,34 +151,42 @@ public final class HeaderBlock {
   }
 
   /**
-   * Appends {@code s} XML-escaped (as {@link #escape}) and UTF-8 encoded, in one pass and
-   * without an intermediate string; a lone surrogate becomes {@code ?}, as
-   * {@link String#getBytes} makes it.
+   * Writes {@code s} XML-escaped (as {@link #escape}) and UTF-8 encoded into {@code a} at
+   * {@code p}, in one pass and without an intermediate string; a lone surrogate becomes
+   * {@code ?}, as {@link String#getBytes} makes it. Returns the index after the last byte.
    */
-  static void appendEscapedUtf8(String s, ByteStringBuilder out) {
+  static int putEscapedUtf8(String s, byte[] a, int p) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c < 0x80) {
-        switch (c) {
-          case '&' -> appendAscii(out, "&amp;");
-          case '<' -> appendAscii(out, "&lt;");
-          case '>' -> appendAscii(out, "&gt;");
-          case '"' -> appendAscii(out, "&quot;");
-          default -> out.append((byte) c);
-        }
+        p = switch (c) {
+          case '&' -> putAscii("&amp;", a, p);
+          case '<' -> putAscii("&lt;", a, p);
+          case '>' -> putAscii("&gt;", a, p);
+          case '"' -> putAscii("&quot;", a, p);
+          default -> {
+            a[p] = (byte) c;
+            yield p + 1;
+          }
+        };
       } else if (c < 0x800) {
-        out.append((byte) (0xC0 | c >> 6)).append((byte) (0x80 | c & 0x3F));
+        a[p++] = (byte) (0xC0 | c >> 6);
+        a[p++] = (byte) (0x80 | c & 0x3F);
       } else if (isPairAt(s, i)) {
         int cp = Character.toCodePoint(c, s.charAt(++i));
-        out.append((byte) (0xF0 | cp >> 18)).append((byte) (0x80 | cp >> 12 & 0x3F))
-            .append((byte) (0x80 | cp >> 6 & 0x3F)).append((byte) (0x80 | cp & 0x3F));
+        a[p++] = (byte) (0xF0 | cp >> 18);
+        a[p++] = (byte) (0x80 | cp >> 12 & 0x3F);
+        a[p++] = (byte) (0x80 | cp >> 6 & 0x3F);
+        a[p++] = (byte) (0x80 | cp & 0x3F);
       } else if (Character.isSurrogate(c)) {
-        out.append((byte) '?');
+        a[p++] = '?';
       } else {
-        out.append((byte) (0xE0 | c >> 12)).append((byte) (0x80 | c >> 6 & 0x3F))
-            .append((byte) (0x80 | c & 0x3F));
+        a[p++] = (byte) (0xE0 | c >> 12);
+        a[p++] = (byte) (0x80 | c >> 6 & 0x3F);
+        a[p++] = (byte) (0x80 | c & 0x3F);
       }
     }
+    return p;
   }
 
   private static boolean isPairAt(String s, int i) {
@@ -154,10 +194,11 @@ public final class HeaderBlock {
         && Character.isLowSurrogate(s.charAt(i + 1));
   }
 
-  private static void appendAscii(ByteStringBuilder out, String ascii) {
+  private static int putAscii(String ascii, byte[] a, int p) {
     for (int i = 0; i < ascii.length(); i++) {
-      out.append((byte) ascii.charAt(i));
+      a[p++] = (byte) ascii.charAt(i);
     }
+    return p;
   }
 
   /**

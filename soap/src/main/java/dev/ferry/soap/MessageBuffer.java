@@ -1,6 +1,7 @@
 package dev.ferry.soap;
 
 import dev.ferry.bytes.ByteString;
+import dev.ferry.bytes.internal.BytesAccess;
 import dev.ferry.soap.internal.Utf8Offsets;
 import dev.ferry.xop.XopPackage;
 import java.io.Closeable;
@@ -31,6 +32,7 @@ import org.codehaus.stax2.XMLStreamReader2;
  * adds, removes and replaces header blocks without touching these bytes.
  */
 public final class MessageBuffer implements Closeable {
+  private static final BytesAccess BYTES = BytesAccess.get();
   private final SoapCodec codec;
   private final SoapVersion version;
   private final ByteString envelope;
@@ -189,14 +191,28 @@ public final class MessageBuffer implements Closeable {
       runEnd = end;
     }
 
+    /**
+     * Writes {@code b}; when it is itself a range of the envelope (the white space a replaced
+     * block keeps), as that range, so that it joins the run before it.
+     */
     void bytes(ByteString b) throws IOException {
+      if (b.isEmpty()) {
+        return;
+      }
+      int at = BYTES.array(b) == BYTES.array(envelope)
+          ? BYTES.arrayOffset(b) - BYTES.arrayOffset(envelope) : -1;
+      if (at >= 0 && at + b.size() <= envelope.size()) {
+        original(at, at + b.size());
+        return;
+      }
       flush();
       b.writeTo(out);
     }
 
     void flush() throws IOException {
       if (runStart >= 0 && runEnd > runStart) {
-        envelope.subSequence(runStart, runEnd - runStart).writeTo(out);
+        out.write(BYTES.array(envelope), BYTES.arrayOffset(envelope) + runStart,
+            runEnd - runStart);
       }
       runStart = -1;
       runEnd = -1;
