@@ -11,6 +11,7 @@ from collections import defaultdict
 
 PEERS = ["mime4j", "mimepull", "cxf", "fileupload", "angus"]
 SIZES = {"32768": "32 KiB", "1048576": "1 MiB", "12582912": "12 MiB"}
+BODIES = ["random", "adversarial", "adversarial-early"]
 
 
 def load(path):
@@ -56,7 +57,7 @@ def parse_tables(rows):
     out = []
     summary = []
     for size in SIZES:
-        for body in ["random", "adversarial"]:
+        for body in BODIES:
             impls = rows.get((size, body))
             if not impls:
                 continue
@@ -82,14 +83,20 @@ def parse_tables(rows):
 
 
 def adversarial_table(rows):
-    out = ["| size | " + " | ".join(["ferry"] + PEERS + ["rawRead"]) + " |",
-           "|---|" + "---:|" * (len(PEERS) + 2)]
+    """Each adversarial body's time over the random body's, for the implementations measured."""
+    impls = [i for i in ["ferry"] + PEERS + ["rawRead"]
+             if any(i in v for v in rows.values())]
+    out = ["| size | body | " + " | ".join(impls) + " |",
+           "|---|---|" + "---:|" * len(impls)]
     for size in SIZES:
-        r, a = rows.get((size, "random")), rows.get((size, "adversarial"))
-        if not r or not a:
-            continue
-        cells = [fmt_r(ratio(a[i]["time"], r[i]["time"])) for i in ["ferry"] + PEERS + ["rawRead"]]
-        out.append(f"| {SIZES[size]} | " + " | ".join(cells) + " |")
+        r = rows.get((size, "random"))
+        for body in BODIES[1:]:
+            a = rows.get((size, body))
+            if not r or not a:
+                continue
+            cells = [fmt_r(ratio(a[i]["time"], r[i]["time"])) if i in a and i in r else "n/a"
+                     for i in impls]
+            out.append(f"| {SIZES[size]} | {body} | " + " | ".join(cells) + " |")
     return out
 
 
