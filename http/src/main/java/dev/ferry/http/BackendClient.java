@@ -71,13 +71,15 @@ final class BackendClient implements AutoCloseable {
 
   /**
    * Sends {@code request} to {@code uri} and returns the reply with its body unread
-   * ({@link SoapResponse#body()}), its Content-Type checked to be SOAP.
+   * ({@link SoapResponse#body()}), its Content-Type checked to be SOAP. {@code expected} is
+   * about the request's size if known beforehand (else 0), to size its buffer.
    *
    * @throws SoapHttpException if the reply is not SOAP
    * @throws HttpTimeoutException if the exchange made no progress for the timeout
    * @throws java.net.ConnectException if the backend cannot be reached
    */
-  SoapResponse call(URI uri, Payload payload, String soapAction) throws IOException {
+  SoapResponse call(URI uri, Payload payload, String soapAction, long expected)
+      throws IOException {
     Request request = http.newRequest(uri).method(HttpMethod.POST)
         .idleTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
     if (soapAction != null) {
@@ -89,7 +91,7 @@ final class BackendClient implements AutoCloseable {
       OutputStreamRequestContent content = new OutputStreamRequestContent(contentType);
       request.body(content).send(listener);
       return content.getOutputStream();
-    }, () -> { });
+    }, () -> { }, expected);
     try {
       payload.writeTo(body);
       body.finish();

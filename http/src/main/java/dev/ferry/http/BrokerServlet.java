@@ -76,7 +76,9 @@ final class BrokerServlet extends SoapHttpServlet {
     Payload payload = copy.wrap(message.toPayload());
     SoapResponse reply;
     try {
-      reply = backend.call(route.to(), payload, soapAction);
+      // what came in, plus room for the trace header and a longer wsa:To
+      long length = request.getContentLengthLong();
+      reply = backend.call(route.to(), payload, soapAction, length < 0 ? 0 : length + 1024);
     } catch (DecodeException e) {
       copy.discard();
       return fault(response, FaultReplies.forBadInput(version, e));

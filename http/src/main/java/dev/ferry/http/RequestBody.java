@@ -24,10 +24,19 @@ final class RequestBody extends OutputStream {
 
   /** {@code progress} is told of every write that went on to the stream. */
   RequestBody(int limit, Overflow overflow, Runnable progress) {
+    this(limit, overflow, progress, 8192);
+  }
+
+  /**
+   * {@code expected} sizes the buffer from the start (a length known beforehand, such as the
+   * incoming request's, plus a margin), so a body that stays below the limit is not copied as
+   * the buffer grows; non-positive for unknown.
+   */
+  RequestBody(int limit, Overflow overflow, Runnable progress, long expected) {
     this.limit = limit;
     this.overflow = overflow;
     this.progress = progress;
-    this.buf = new byte[Math.min(limit, 8192)];
+    this.buf = new byte[(int) Math.min(limit, Math.max(8192, expected))];
   }
 
   @Override
