@@ -2,14 +2,18 @@ package dev.ferry.http;
 
 import dev.ferry.mime.MediaType;
 import dev.ferry.soap.Payload;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.SequenceInputStream;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -19,27 +23,33 @@ import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.OutputStreamRequestContent;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
  * The broker's client for its backends, on Jetty's {@link HttpClient} (HTTP/1.1, connections
  * kept alive and reused, virtual threads). It replaced {@link SoapClient}'s java.net.http for
- * this hop because one exchange of 32 KiB each way with Ferry's server took about 0.23 ms at
- * the median instead of 0.35 ms (see docs/performance.md): Jetty's client writes the request
- * from the calling thread and hands the reply over once, where java.net.http passes both
- * through its selector thread and its executor.
+ * this hop because it measured faster: one exchange of about 33 KiB each way with Ferry's
+ * server took 0.23 ms at the median instead of 0.35 ms (java.net.http with its executor on
+ * virtual threads, a direct executor or a platform pool alike; see docs/performance.md).
  *
  * <p>A request up to {@code bufferBytes} is sent whole with a Content-Length; a larger one
  * streams (chunked) as the payload writes it, each write waiting until the connection took it,
  * so an attachment of any size is never held whole. The reply is not parsed: its Content-Type
- * is checked to be SOAP and its body streams from the connection as it is read.
+ * is checked to be SOAP. A reply up to 64 KiB is taken whole before the caller is woken (one
+ * hand-over instead of one for the headers and more for the body); a longer one streams from
+ * the connection as it is read, so it is never held whole either.
  *
  * <p>The timeout is one of progress, as in {@link SoapClient}: an exchange whose connection
  * neither sends nor receives a byte for it fails with an {@link HttpTimeoutException}.
  */
 final class BackendClient implements AutoCloseable {
+  /** Replies up to this size are taken whole before the caller is woken. */
+  private static final int HELD_REPLY_BYTES = 64 * 1024;
+
   private final HttpClient http;
   private final Duration timeout;
   private final int bufferBytes;
@@ -86,10 +96,10 @@ final class BackendClient implements AutoCloseable {
       request.headers(h -> h.put("SOAPAction", "\"" + soapAction + "\""));
     }
     String contentType = payload.contentType();
-    InputStreamResponseListener listener = new InputStreamResponseListener();
+    Reply reply = new Reply(HELD_REPLY_BYTES);
     RequestBody body = new RequestBody(bufferBytes, () -> {
       OutputStreamRequestContent content = new OutputStreamRequestContent(contentType);
-      request.body(content).send(listener);
+      request.body(content).send(reply);
       return content.getOutputStream();
     }, () -> { }, expected);
     try {
@@ -105,15 +115,15 @@ final class BackendClient implements AutoCloseable {
     }
     if (!body.streamed()) {
       request.body(new ByteBufferRequestContent(contentType,
-          ByteBuffer.wrap(body.bytes(), 0, body.size()))).send(listener);
+          ByteBuffer.wrap(body.bytes(), 0, body.size()))).send(reply);
     }
-    Response response = await(listener, request, uri);
-    InputStream in = listener.getInputStream();
+    await(reply, request, uri);
+    InputStream in = reply.body();
     boolean handedOver = false;
     try {
-      SoapResponse reply = read(uri, response, in);
+      SoapResponse r = read(uri, reply.response, in);
       handedOver = true;
-      return reply;
+      return r;
     } finally {
       if (!handedOver) {
         in.close(); // aborts the exchange if the reply was not read to its end
@@ -121,20 +131,16 @@ final class BackendClient implements AutoCloseable {
     }
   }
 
-  private Response await(InputStreamResponseListener listener, Request request, URI uri)
-      throws IOException {
+  private void await(Reply reply, Request request, URI uri) throws IOException {
     try {
       // no deadline of its own: the connection's idle timeout ends an exchange that stalls
-      return listener.get(Long.MAX_VALUE, TimeUnit.MILLISECONDS);
+      reply.ready.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       request.abort(e);
       throw new InterruptedIOException("interrupted while waiting for " + uri);
     } catch (ExecutionException e) {
       throw failure(uri, e.getCause());
-    } catch (TimeoutException e) {
-      request.abort(e);
-      throw failure(uri, e);
     }
   }
 
@@ -194,6 +200,104 @@ final class BackendClient implements AutoCloseable {
       return io;
     }
     return new IOException("exchange with " + uri + " failed: " + cause, cause);
+  }
+
+  /**
+   * Takes a reply of up to {@code limit} bytes whole and then wakes the caller once, with the
+   * connection already back in the pool; a longer one, from the byte that passes the limit (at
+   * once if its Content-Length says so), or one that fails after its headers, is handed on as
+   * it comes to an {@link InputStreamResponseListener}, behind the bytes held so far.
+   * Jetty calls one exchange's listener methods one after another, never at once.
+   */
+  private static final class Reply implements Response.Listener {
+    private static final byte[] NONE = new byte[0];
+    final CompletableFuture<Reply> ready = new CompletableFuture<>();
+    private final InputStreamResponseListener stream = new InputStreamResponseListener();
+    private final int limit;
+    private Response response;
+    private byte[] held = NONE;
+    private int count;
+    private boolean streaming;
+
+    Reply(int limit) {
+      this.limit = limit;
+    }
+
+    /** The reply's body: what was held, then, if it streams, the rest as it comes. */
+    InputStream body() {
+      InputStream start = new ByteArrayInputStream(held, 0, count);
+      if (!streaming) {
+        return start;
+      }
+      return count == 0 ? stream.getInputStream()
+          : new SequenceInputStream(start, stream.getInputStream());
+    }
+
+    @Override
+    public void onHeaders(Response r) {
+      response = r;
+      long length = r.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+      if (length > limit) {
+        stream();
+      } else if (length > 0) {
+        held = new byte[(int) length];
+      }
+    }
+
+    @Override
+    public void onContent(Response r, Content.Chunk chunk, Runnable demander) {
+      if (!streaming) {
+        ByteBuffer b = chunk.getByteBuffer();
+        int n = b.remaining();
+        if (count + n <= limit) {
+          if (count + n > held.length) {
+            held = Arrays.copyOf(held, Math.max(count + n, Math.min(limit, held.length * 2)));
+          }
+          b.get(b.position(), held, count, n);
+          count += n;
+          demander.run();
+          return;
+        }
+        stream();
+      }
+      stream.onContent(r, chunk, demander);
+    }
+
+    @Override
+    public void onSuccess(Response r) {
+      if (streaming) {
+        stream.onSuccess(r);
+      } else {
+        ready.complete(this);
+      }
+    }
+
+    @Override
+    public void onFailure(Response r, Throwable failure) {
+      if (!streaming && response != null) {
+        stream(); // what came so far goes on, then the failure: the caller is aborted
+      }
+      if (streaming) {
+        stream.onFailure(r, failure);
+      } else {
+        ready.completeExceptionally(failure);
+      }
+    }
+
+    @Override
+    public void onComplete(Result result) {
+      if (streaming) {
+        stream.onComplete(result);
+      } else if (result.isFailed()) {
+        ready.completeExceptionally(result.getFailure());
+      }
+    }
+
+    private void stream() {
+      streaming = true;
+      stream.onHeaders(response);
+      ready.complete(this);
+    }
   }
 
   @Override
