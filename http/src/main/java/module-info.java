@@ -3,6 +3,8 @@ module dev.ferry.http {
   requires transitive dev.ferry.soap;
   requires transitive jakarta.servlet;
   requires java.net.http;
+  requires org.eclipse.jetty.client;
+  requires org.eclipse.jetty.http;
   requires org.eclipse.jetty.server;
   requires org.eclipse.jetty.util;
   requires org.eclipse.jetty.ee11.servlet;

@@ -22,6 +22,7 @@ import java.util.Objects;
 public final class Broker implements AutoCloseable {
   private final JettyHost host;
   private final SoapClient client;
+  private final BackendClient backend;
   private final Audit audit;
   private final Metrics metrics;
 
@@ -29,8 +30,9 @@ public final class Broker implements AutoCloseable {
     this.metrics = b.metrics != null ? b.metrics : Metrics.create("ferry.broker");
     this.client = SoapClient.builder().codec(b.codec).timeout(b.routes.timeout())
         .connectTimeout(b.routes.timeout()).bufferBytes(64 * 1024).build();
+    this.backend = new BackendClient(b.routes.timeout(), b.routes.timeout(), 64 * 1024);
     this.audit = new Audit(client);
-    HttpServlet servlet = new BrokerServlet(b.codec, client, b.routes, metrics, audit, b.name);
+    HttpServlet servlet = new BrokerServlet(b.codec, backend, b.routes, metrics, audit, b.name);
     this.host = new JettyHost(b.host, b.port, Map.of("/*", servlet), metrics::scrape);
   }
 
@@ -63,6 +65,7 @@ public final class Broker implements AutoCloseable {
       host.close();
     } finally {
       audit.close();
+      backend.close();
       client.close();
     }
   }

@@ -36,15 +36,15 @@ final class BrokerServlet extends SoapHttpServlet {
   /** The trace header block the broker adds to every forwarded request. */
   static final QName TRACE = new QName("urn:dev.ferry:trace", "Trace", "ferry");
 
-  private final transient SoapClient client;
+  private final transient BackendClient backend;
   private final transient Routes routes;
   private final transient Audit audit;
   private final String name;
 
-  BrokerServlet(SoapCodec codec, SoapClient client, Routes routes, Metrics metrics, Audit audit,
+  BrokerServlet(SoapCodec codec, BackendClient backend, Routes routes, Metrics metrics, Audit audit,
       String name) {
     super(codec, metrics);
-    this.client = client;
+    this.backend = backend;
     this.routes = routes;
     this.audit = audit;
     this.name = name;
@@ -76,7 +76,9 @@ final class BrokerServlet extends SoapHttpServlet {
     Payload payload = copy.wrap(message.toPayload());
     SoapResponse reply;
     try {
-      reply = client.call(route.to(), payload, soapAction, false);
+      // what came in, plus room for the trace header and a longer wsa:To
+      long length = request.getContentLengthLong();
+      reply = backend.call(route.to(), payload, soapAction, length < 0 ? 0 : length + 1024);
     } catch (DecodeException e) {
       copy.discard();
       return fault(response, FaultReplies.forBadInput(version, e));

@@ -9,7 +9,6 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,7 +16,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -98,15 +96,6 @@ public final class SoapClient implements AutoCloseable {
    * @throws java.net.ConnectException if the peer cannot be reached
    */
   public SoapResponse call(URI uri, Payload request, String soapAction) throws IOException {
-    return call(uri, request, soapAction, true);
-  }
-
-  /**
-   * Like {@link #call}; with {@code parse} false the reply's body is left unread, for a relay
-   * that passes it on as it is ({@link SoapResponse#body()}): its Content-Type is still checked.
-   */
-  SoapResponse call(URI uri, Payload request, String soapAction, boolean parse)
-      throws IOException {
     Exchange x = new Exchange(uri);
     active.add(x);
     boolean handedOver = false;
@@ -118,7 +107,7 @@ public final class SoapClient implements AutoCloseable {
       }
       send(x, rb, request);
       HttpResponse<InputStream> response = x.await();
-      SoapResponse reply = read(x, uri, response, parse);
+      SoapResponse reply = read(x, uri, response);
       handedOver = true;
       return reply;
     } finally {
@@ -134,7 +123,7 @@ public final class SoapClient implements AutoCloseable {
       x.pipe = pipe;
       x.start(http, rb.POST(HttpRequest.BodyPublishers.ofInputStream(pipe::source)).build());
       return pipe.sink();
-    }, x);
+    }, x::progress);
     try {
       request.writeTo(body);
       body.finish();
@@ -155,8 +144,8 @@ public final class SoapClient implements AutoCloseable {
     }
   }
 
-  private SoapResponse read(Exchange x, URI uri, HttpResponse<InputStream> response,
-      boolean parse) throws IOException {
+  private SoapResponse read(Exchange x, URI uri, HttpResponse<InputStream> response)
+      throws IOException {
     int status = response.statusCode();
     String contentType = response.headers().firstValue("Content-Type").orElse(null);
     InputStream in = new Progress(response.body(), x);
@@ -169,9 +158,6 @@ public final class SoapClient implements AutoCloseable {
       byte[] start = in.readNBytes(300);
       throw new SoapHttpException(uri, status, contentType,
           new String(start, StandardCharsets.UTF_8));
-    }
-    if (!parse) {
-      return new SoapResponse(status, contentType, null, in, x);
     }
     MessageBuffer buffer = codec.read(in, contentType);
     return new SoapResponse(status, contentType, buffer, null, x);
@@ -318,73 +304,6 @@ public final class SoapClient implements AutoCloseable {
       int n = in.read(b, off, len);
       exchange.progress();
       return n;
-    }
-  }
-
-  /** Starts a streamed send when it is given its first byte beyond the buffer. */
-  @FunctionalInterface
-  private interface Overflow {
-    OutputStream start() throws IOException;
-  }
-
-  /** Holds a request up to a size; beyond, streams it through what {@link Overflow} starts. */
-  private static final class RequestBody extends OutputStream {
-    private final int limit;
-    private final Overflow overflow;
-    private final Exchange exchange;
-    private byte[] buf = new byte[8192];
-    private int count;
-    private OutputStream stream;
-
-    RequestBody(int limit, Overflow overflow, Exchange exchange) {
-      this.limit = limit;
-      this.overflow = overflow;
-      this.exchange = exchange;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      if (stream != null) {
-        stream.write(b, off, len);
-        exchange.progress();
-        return;
-      }
-      if (count + len <= limit) {
-        if (count + len > buf.length) {
-          buf = Arrays.copyOf(buf, Math.min(limit, Math.max(count + len, buf.length * 2)));
-        }
-        System.arraycopy(b, off, buf, count, len);
-        count += len;
-        return;
-      }
-      stream = overflow.start();
-      stream.write(buf, 0, count);
-      buf = null;
-      stream.write(b, off, len);
-      exchange.progress();
-    }
-
-    void finish() throws IOException {
-      if (stream != null) {
-        stream.close();
-      }
-    }
-
-    boolean streamed() {
-      return stream != null;
-    }
-
-    byte[] bytes() {
-      return buf;
-    }
-
-    int size() {
-      return count;
     }
   }
 

@@ -1,0 +1,89 @@
+package dev.ferry.bench.http;
+
+import dev.ferry.bytes.ByteString;
+import dev.ferry.http.Broker;
+import dev.ferry.http.EchoService;
+import dev.ferry.http.Routes;
+import dev.ferry.http.SoapClient;
+import dev.ferry.http.SoapResponse;
+import dev.ferry.http.SoapServer;
+import dev.ferry.soap.SoapCodec;
+import dev.ferry.soap.SoapVersion;
+import dev.ferry.xop.MtomPolicy;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.Random;
+
+/**
+ * The same three paths as {@link BrokerOverheadBenchmark} (direct, broker, nginx with request
+ * bodies in memory), but called in turn, call by call, in one JVM, so that load from elsewhere
+ * on the machine falls on all three alike; prints median, 90th percentile and mean per path.
+ * On a shared machine this tells small differences apart where JMH's trials, minutes apart,
+ * cannot. Not a JMH benchmark: run it with the benchmarks jar on the class path,
+ *
+ * <pre>
+ * java -cp bench/target/benchmarks.jar dev.ferry.bench.http.BrokerPathsProbe 32768 8000
+ * </pre>
+ *
+ * <p>(size in bytes, calls per path measured after as many halves of warm-up).
+ */
+public final class BrokerPathsProbe {
+  private static final String[] NAMES = {"direct", "broker", "nginx"};
+
+  private BrokerPathsProbe() {}
+
+  public static void main(String[] args) throws Exception {
+    int size = Integer.parseInt(args[0]);
+    int n = Integer.parseInt(args[1]);
+    AccessLog.quiet();
+    SoapCodec codec = SoapCodec.create();
+    try (SoapServer server = SoapServer.builder().endpoint("/echo", EchoService.dispatcher())
+            .build().start();
+        Broker broker = Broker.builder().routes(Routes.parse("routes:\n  - path: /echo\n"
+            + "    to: " + server.uri("/echo") + "\n")).build().start();
+        Nginx nginx = Nginx.start(server.port(), true);
+        SoapClient client = SoapClient.create()) {
+      URI[] uris = {server.uri("/echo"), broker.uri("/echo"),
+          URI.create("http://127.0.0.1:" + nginx.port() + "/echo")};
+      byte[] b = new byte[size];
+      new Random(size).nextBytes(b);
+      ByteString blob = ByteString.of(b);
+      int warm = n / 2;
+      long[][] t = new long[3][n];
+      for (int i = 0; i < warm + n; i++) {
+        for (int j = 0; j < 3; j++) {
+          int k = (i + j) % 3;
+          long start = System.nanoTime();
+          call(client, codec, uris[k], blob);
+          if (i >= warm) {
+            t[k][i - warm] = System.nanoTime() - start;
+          }
+        }
+      }
+      double[] median = new double[3];
+      for (int k = 0; k < 3; k++) {
+        long[] c = t[k].clone();
+        Arrays.sort(c);
+        median[k] = c[n / 2] / 1e3;
+        System.out.printf("%-7s %8d B  median %7.1f us  p90 %7.1f  mean %7.1f%n", NAMES[k],
+            size, median[k], c[n * 9 / 10] / 1e3,
+            Arrays.stream(c).average().orElse(0) / 1e3);
+      }
+      System.out.printf("adds over direct (median): broker %.1f us, nginx %.1f us%n",
+          median[1] - median[0], median[2] - median[0]);
+    }
+  }
+
+  private static void call(SoapClient client, SoapCodec codec, URI uri, ByteString blob)
+      throws IOException {
+    try (SoapResponse r = client.call(uri, EchoService.request(codec, SoapVersion.SOAP_11,
+        MtomPolicy.DEFAULT, "bench", blob), EchoService.SOAP_ACTION)) {
+      if (EchoService.readEcho(r.message(), OutputStream.nullOutputStream()).length()
+          != blob.size()) {
+        throw new IllegalStateException("the echo through " + uri + " is not whole");
+      }
+    }
+  }
+}
