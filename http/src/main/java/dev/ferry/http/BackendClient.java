@@ -148,7 +148,7 @@ final class BackendClient implements AutoCloseable {
       throws IOException {
     int status = response.getStatus();
     String contentType = response.getHeaders().get(HttpHeader.CONTENT_TYPE);
-    AutoCloseable release = () -> release(in);
+    AutoCloseable release = () -> HttpSoap.drainAndClose(in);
     if (status == 202 || status == 204) {
       return new SoapResponse(status, contentType, null, null, release);
     }
@@ -159,23 +159,6 @@ final class BackendClient implements AutoCloseable {
           new String(start, StandardCharsets.UTF_8));
     }
     return new SoapResponse(status, contentType, null, in, release);
-  }
-
-  /** Reads a little of an unread rest so the connection can be reused, then closes. */
-  private static void release(InputStream in) throws IOException {
-    try {
-      if (in.read() >= 0) {
-        byte[] skip = new byte[8192];
-        long budget = 64 * 1024;
-        for (int n; budget > 0 && (n = in.read(skip)) >= 0; ) {
-          budget -= n;
-        }
-      }
-    } catch (IOException ignored) {
-      // the connection is dropped instead of reused
-    } finally {
-      in.close(); // a rest still unread aborts the exchange: the connection is not reused
-    }
   }
 
   private static MediaType parse(String contentType) {

@@ -75,6 +75,22 @@ final class HttpSoap {
     }
   }
 
+  /**
+   * Reads up to 64 KiB of an unread reply's rest so that its connection can be reused, then
+   * closes it (a rest still unread then aborts the exchange: the connection is dropped).
+   */
+  static void drainAndClose(InputStream in) throws IOException {
+    try {
+      if (in.read() >= 0) {
+        readToEnd(in, 64 * 1024);
+      }
+    } catch (IOException ignored) {
+      // the connection is dropped instead of reused
+    } finally {
+      in.close();
+    }
+  }
+
   /** Writes one access log line: who, what, status, bytes in and out, time, and a note. */
   static void log(HttpServletRequest request, int status, long in, long out, long nanos,
       String note) {

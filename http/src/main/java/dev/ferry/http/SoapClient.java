@@ -269,17 +269,7 @@ public final class SoapClient implements AutoCloseable {
       active.remove(this);
       InputStream in = response;
       if (in != null) {
-        try {
-          byte[] skip = new byte[8192];
-          long budget = 64 * 1024;
-          for (int n; budget > 0 && (n = in.read(skip)) >= 0; ) {
-            budget -= n;
-          }
-        } catch (IOException ignored) {
-          // the connection is dropped instead of reused
-        } finally {
-          in.close();
-        }
+        HttpSoap.drainAndClose(in);
       }
     }
   }
