@@ -10,7 +10,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code ferry broker}: the copy-and-forward SOAP broker, until interrupted. */
@@ -36,24 +35,16 @@ final class BrokerCommand implements Callable<Integer> {
       description = "The routing table (YAML, see above).")
   Path routesFile;
 
-  @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
-      description = "Address to listen on (0.0.0.0: every interface). Default: ${DEFAULT-VALUE}.")
-  String host;
-
-  @Option(names = {"-p", "--port"}, defaultValue = "8080", paramLabel = "PORT",
-      description = "Port (0: any free one). Default: ${DEFAULT-VALUE}.")
-  int port;
+  @Mixin ListenOptions listen;
 
   @Mixin LimitOptions limits;
 
   @Override
   public Integer call() throws IOException {
-    if (port < 0 || port > 65535) {
-      throw new ParameterException(spec.commandLine(), "--port must be 0 to 65535: " + port);
-    }
+    listen.check(spec);
     Routes routes = Routes.load(routesFile);
     ServerLogging.configure(true, ServerLogging.verbose(spec));
-    try (Broker broker = Broker.builder().host(host).port(port).codec(limits.codec())
+    try (Broker broker = Broker.builder().host(listen.host).port(listen.port).codec(limits.codec())
         .routes(routes).build()
         .start()) {
       PrintWriter out = spec.commandLine().getOut();

@@ -41,13 +41,7 @@ import picocli.CommandLine.Spec;
 final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
-      description = "Address to listen on (0.0.0.0: every interface). Default: ${DEFAULT-VALUE}.")
-  String host;
-
-  @Option(names = {"-p", "--port"}, defaultValue = "8080", paramLabel = "PORT",
-      description = "Port (0: any free one). Default: ${DEFAULT-VALUE}.")
-  int port;
+  @Mixin ListenOptions listen;
 
   @Option(names = "--path", defaultValue = "/echo", paramLabel = "PATH",
       description = "The service's path. Default: ${DEFAULT-VALUE}.")
@@ -63,7 +57,7 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     checkOptions();
     ServerLogging.configure(true, ServerLogging.verbose(spec));
-    SoapServer.Builder builder = SoapServer.builder().host(host).port(port)
+    SoapServer.Builder builder = SoapServer.builder().host(listen.host).port(listen.port)
         .codec(limits.codec());
     List<String> paths = List.of(path);
     if (config != null) {
@@ -90,10 +84,7 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   private void checkOptions() {
-    if (port < 0 || port > 65535) {
-      throw new ParameterException(spec.commandLine(),
-          "--port must be 0 to 65535: " + port);
-    }
+    listen.check(spec);
     if (!path.startsWith("/")) {
       throw new ParameterException(spec.commandLine(),
           "--path must start with /: " + path);
