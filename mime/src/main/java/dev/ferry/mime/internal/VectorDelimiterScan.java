@@ -18,6 +18,9 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorDelimiterScan {
   private static final VectorSpecies<Byte> SPECIES = ByteVector.SPECIES_PREFERRED;
 
+  /** After a candidate, the bytes checked in the slower loop before the fast one resumes. */
+  private static final int DENSE_RUN = 1024;
+
   private VectorDelimiterScan() {}
 
   /** Returns how many starts one window filters, or 0 if the CPU has no useful vectors. */
@@ -48,33 +51,65 @@ final class VectorDelimiterScan {
     final byte first = search.byteAt(0);
     final byte last = search.byteAt(lastOffset);
     final int lastWindow = end - lastOffset - width; // ends at the last start, end - m
+    final int lastPair = lastWindow - width; // the last start of two whole windows
     int i = start;
-    // two windows per iteration, tested together: one branch per 2 * width starts
-    for (; i <= lastWindow - width; i += 2 * width) {
-      VectorMask<Byte> a = ByteVector.fromArray(SPECIES, in, i).eq(first)
-          .and(ByteVector.fromArray(SPECIES, in, i + lastOffset).eq(last));
-      VectorMask<Byte> b = ByteVector.fromArray(SPECIES, in, i + width).eq(first)
-          .and(ByteVector.fromArray(SPECIES, in, i + width + lastOffset).eq(last));
-      if (a.or(b).anyTrue()) {
-        int s = confirm(search, in, i, a.toLong());
-        if (s < 0) {
-          s = confirm(search, in, i + width, b.toLong());
-        }
-        if (s >= 0) {
-          return s;
+    while ((i = nextHit(in, i, lastPair, lastOffset, first, last)) <= lastPair) {
+      // Candidates here; a run of windows near them is checked in this loop, which calls
+      // confirm (so is not unrolled) but does not return to nextHit for every window when a
+      // body is full of near-misses. The masks are taken in this compiled loop; confirm has no
+      // vector code, which would run unoptimized while a rarely called method waits to be
+      // compiled.
+      int quietFrom = i + DENSE_RUN;
+      for (; i <= lastPair && i < quietFrom; i += 2 * width) {
+        VectorMask<Byte> a = candidates(in, i, lastOffset, first, last);
+        VectorMask<Byte> b = candidates(in, i + width, lastOffset, first, last);
+        if (a.or(b).anyTrue()) {
+          int s = confirm(search, in, i, a.toLong());
+          if (s < 0) {
+            s = confirm(search, in, i + width, b.toLong());
+          }
+          if (s >= 0) {
+            return s;
+          }
+          quietFrom = i + DENSE_RUN;
         }
       }
     }
     for (; i < lastWindow + width; i += width) {
       i = Math.min(i, lastWindow);
-      VectorMask<Byte> a = ByteVector.fromArray(SPECIES, in, i).eq(first)
-          .and(ByteVector.fromArray(SPECIES, in, i + lastOffset).eq(last));
-      int s = confirm(search, in, i, a.toLong());
-      if (s >= 0) {
-        return s;
+      VectorMask<Byte> a = candidates(in, i, lastOffset, first, last);
+      if (a.anyTrue()) {
+        int s = confirm(search, in, i, a.toLong());
+        if (s >= 0) {
+          return s;
+        }
       }
     }
     return -1;
+  }
+
+  /**
+   * Returns the first window start from {@code i} on, in steps of two windows, up to
+   * {@code lastPair}, at which one of two windows has a candidate; or the first start past
+   * {@code lastPair}. No call in the loop, so the compiler unrolls it.
+   */
+  private static int nextHit(byte[] in, int i, int lastPair, int lastOffset, byte first,
+      byte last) {
+    final int width = SPECIES.length();
+    for (; i <= lastPair; i += 2 * width) {
+      if (candidates(in, i, lastOffset, first, last)
+          .or(candidates(in, i + width, lastOffset, first, last)).anyTrue()) {
+        return i;
+      }
+    }
+    return i;
+  }
+
+  /** The starts {@code i + k} whose first and last bytes are the delimiter's. */
+  private static VectorMask<Byte> candidates(byte[] in, int i, int lastOffset, byte first,
+      byte last) {
+    return ByteVector.fromArray(SPECIES, in, i).eq(first)
+        .and(ByteVector.fromArray(SPECIES, in, i + lastOffset).eq(last));
   }
 
   /**
