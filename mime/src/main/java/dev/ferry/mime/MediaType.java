@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A Content-Type value: type, subtype and parameters (RFC 2045 section 5.1).
@@ -56,6 +57,25 @@ public final class MediaType {
     return new Parser(value).parse();
   }
 
+  /**
+   * Returns {@code type/subtype} with the parameters given as name, value pairs, in that order
+   * (a later value of a name replaces an earlier one); one map for all of them, where a chain of
+   * {@link #withParameter} copies the map at each step.
+   *
+   * @throws IllegalArgumentException if a type or name is not a token, or a value lacks its name
+   */
+  public static MediaType of(String type, String subtype, String... parameters) {
+    if (parameters.length % 2 != 0) {
+      throw new IllegalArgumentException("parameters come as name, value pairs: "
+          + parameters.length + " strings given");
+    }
+    Map<String, String> params = new LinkedHashMap<>();
+    for (int i = 0; i < parameters.length; i += 2) {
+      params.put(requireToken(parameters[i]), Objects.requireNonNull(parameters[i + 1]));
+    }
+    return new MediaType(requireToken(type), requireToken(subtype), params);
+  }
+
   /** Returns a copy with {@code name} set to {@code value} (replacing an earlier value). */
   public MediaType withParameter(String name, String value) {
     Map<String, String> copy = new LinkedHashMap<>(parameters);
@@ -106,7 +126,11 @@ public final class MediaType {
   /** Formats as {@code type/subtype; name=value}, quoting values that are not tokens. */
   @Override
   public String toString() {
-    StringBuilder s = new StringBuilder(baseType());
+    int length = type.length() + subtype.length() + 1;
+    for (Map.Entry<String, String> p : parameters.entrySet()) {
+      length += p.getKey().length() + p.getValue().length() + 5; // "; " '=' and two quotes
+    }
+    StringBuilder s = new StringBuilder(length).append(type).append('/').append(subtype);
     for (Map.Entry<String, String> p : parameters.entrySet()) {
       s.append("; ").append(p.getKey()).append('=');
       appendValue(s, p.getValue());
@@ -131,12 +155,16 @@ public final class MediaType {
       return;
     }
     s.append('"');
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c == '"' || c == '\\') {
-        s.append('\\');
+    if (value.indexOf('"') < 0 && value.indexOf('\\') < 0) { // the usual case: nothing to escape
+      s.append(value);
+    } else {
+      for (int i = 0; i < value.length(); i++) {
+        char c = value.charAt(i);
+        if (c == '"' || c == '\\') {
+          s.append('\\');
+        }
+        s.append(c);
       }
-      s.append(c);
     }
     s.append('"');
   }

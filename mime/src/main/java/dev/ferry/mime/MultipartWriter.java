@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
 import java.util.Objects;
 
 /**
@@ -35,6 +34,7 @@ import java.util.Objects;
  */
 public final class MultipartWriter implements Closeable {
   private static final byte[] CRLF = {'\r', '\n'};
+  private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
   private final OutputStream out;
   private final String boundary;
@@ -58,17 +58,29 @@ public final class MultipartWriter implements Closeable {
    */
   public MultipartWriter(OutputStream out, String boundary) {
     this.out = Objects.requireNonNull(out, "out");
-    String random = HexFormat.of().formatHex(randomBytes());
+    String random = randomHex();
     this.boundary = boundary != null ? checkBoundary(boundary) : "MIMEBoundary_" + random;
     this.idSuffix = "." + random + "@ferry.dev";
-    this.delimiter = ("\r\n--" + this.boundary).getBytes(StandardCharsets.ISO_8859_1);
+    this.delimiter = new byte[4 + this.boundary.length()];
+    delimiter[0] = '\r';
+    delimiter[1] = '\n';
+    delimiter[2] = '-';
+    delimiter[3] = '-';
+    putAscii(this.boundary, delimiter, 4); // RFC 2046 boundary characters are ASCII
     this.headerScratch = new byte[512];
   }
 
-  private static byte[] randomBytes() {
+  /** 16 random bytes as 32 lower-case hex digits. */
+  @SuppressWarnings("deprecation") // String(byte[], int, int, int): ASCII bytes, one copy
+  private static String randomHex() {
     byte[] b = new byte[16];
     RandomPool.nextBytes(b);
-    return b;
+    byte[] hex = new byte[32];
+    for (int i = 0; i < b.length; i++) {
+      hex[2 * i] = HEX_DIGITS[b[i] >> 4 & 0xf];
+      hex[2 * i + 1] = HEX_DIGITS[b[i] & 0xf];
+    }
+    return new String(hex, 0, 0, hex.length);
   }
 
   /** Returns the boundary, for the Content-Type of the message. */
@@ -81,11 +93,11 @@ public final class MultipartWriter implements Closeable {
    * name, value pairs (for example {@code "type", "application/xop+xml"}).
    */
   public MediaType contentType(String subtype, String... extraParameters) {
-    MediaType t = MediaType.of("multipart", subtype).withParameter("boundary", boundary);
-    for (int i = 0; i + 1 < extraParameters.length; i += 2) {
-      t = t.withParameter(extraParameters[i], extraParameters[i + 1]);
-    }
-    return t;
+    String[] parameters = new String[2 + extraParameters.length / 2 * 2];
+    parameters[0] = "boundary";
+    parameters[1] = boundary;
+    System.arraycopy(extraParameters, 0, parameters, 2, parameters.length - 2);
+    return MediaType.of("multipart", subtype, parameters);
   }
 
   /** Returns a new Content-ID, unique in this message, without angle brackets. */
@@ -155,23 +167,52 @@ public final class MultipartWriter implements Closeable {
     out.flush();
   }
 
+  /**
+   * Writes the header lines through the scratch buffer, ASCII encoded in place (no string or
+   * array per line); a line with other characters, or too long for the buffer, is encoded as
+   * UTF-8 on its own.
+   */
   private void writeHeaders(MimeHeaders headers) throws IOException {
     byte[] buf = headerScratch;
     int n = 0;
     for (MimeHeaders.Field f : headers.fields()) {
-      byte[] line = (f.name() + ": " + f.value() + "\r\n").getBytes(StandardCharsets.UTF_8);
-      if (n + line.length > buf.length) {
+      String name = f.name();
+      String value = f.value();
+      int length = name.length() + value.length() + 4; // ": " and CRLF
+      if (n + length > buf.length) {
         out.write(buf, 0, n);
         n = 0;
       }
-      if (line.length > buf.length) {
-        out.write(line);
-      } else {
-        System.arraycopy(line, 0, buf, n, line.length);
-        n += line.length;
+      if (length > buf.length || !isAscii(name) || !isAscii(value)) {
+        out.write(buf, 0, n);
+        n = 0;
+        out.write((name + ": " + value + "\r\n").getBytes(StandardCharsets.UTF_8));
+        continue;
       }
+      n = putAscii(name, buf, n);
+      buf[n++] = ':';
+      buf[n++] = ' ';
+      n = putAscii(value, buf, n);
+      buf[n++] = '\r';
+      buf[n++] = '\n';
     }
     out.write(buf, 0, n);
+  }
+
+  private static boolean isAscii(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 0x80) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Puts the ASCII string {@code s} into {@code buf} at {@code at}; returns the end. */
+  @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): ASCII, no copy
+  private static int putAscii(String s, byte[] buf, int at) {
+    s.getBytes(0, s.length(), buf, at);
+    return at + s.length();
   }
 
   private void ensureReady() {

