@@ -41,6 +41,19 @@ class MediaTypeTest {
   }
 
   @Test
+  void buildsFromPairsInOneStep() {
+    MediaType t = MediaType.of("Multipart", "Related", "Boundary", "b", "start", "<a \"b\\>",
+        "boundary", "c");
+    assertThat(t).isEqualTo(MediaType.of("multipart", "related").withParameter("boundary", "c")
+        .withParameter("start", "<a \"b\\>"));
+    assertThat(t).hasToString("multipart/related; boundary=c; start=\"<a \\\"b\\\\>\"");
+    assertThat(MediaType.parse(t.toString())).isEqualTo(t);
+    assertThatThrownBy(() -> MediaType.of("a", "b", "x")).isInstanceOf(
+        IllegalArgumentException.class).hasMessageContaining("pairs");
+    assertThatThrownBy(() -> MediaType.of("a", "b", "x y", "1")).hasMessageContaining("token");
+  }
+
+  @Test
   void malformedValuesSayWhere() {
     assertThatThrownBy(() -> MediaType.parse("text")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("expected '/' at index 4");

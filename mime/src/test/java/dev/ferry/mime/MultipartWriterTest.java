@@ -26,6 +26,18 @@ class MultipartWriterTest {
   }
 
   @Test
+  void headerLinesKeepTheirOrderWhateverTheirEncoding() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    MultipartWriter w = new MultipartWriter(out, "b");
+    String longValue = "v".repeat(600); // longer than the writer's header buffer
+    w.writePart(MimeHeaders.builder().add("A", "1").add("Content-Description", "Grüße")
+        .add("B", longValue).add("C", "3").build(), new byte[0]);
+    w.close();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("--b\r\nA: 1\r\n"
+        + "Content-Description: Grüße\r\nB: " + longValue + "\r\nC: 3\r\n\r\n\r\n--b--\r\n");
+  }
+
+  @Test
   void boundaryAndContentIdsComeFromOneRandomValuePerMessage() {
     MultipartWriter a = new MultipartWriter(new ByteArrayOutputStream());
     MultipartWriter b = new MultipartWriter(new ByteArrayOutputStream());
