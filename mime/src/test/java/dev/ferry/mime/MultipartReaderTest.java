@@ -1,0 +1,73 @@
+package dev.ferry.mime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class MultipartReaderTest {
+
+  private static byte[] message(String boundary, byte[]... bodies) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    MultipartWriter w = new MultipartWriter(out, boundary);
+    for (byte[] body : bodies) {
+      w.writePart(MimeHeaders.EMPTY, body);
+    }
+    w.close();
+    return out.toByteArray();
+  }
+
+  private static byte[] random(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  @Test
+  void readersThatEndHandTheirBufferOnWithoutMixingMessages() throws Exception {
+    byte[] a1 = random(40_000, 1);
+    byte[] a2 = random(300, 2);
+    byte[] b1 = random(50_000, 3);
+    MultipartReader a = MultipartReader.builder(
+        new ByteArrayInputStream(message("a", a1, a2)), "a").build();
+    Part first = a.nextPart();
+    byte[] head = first.body().readNBytes(1000); // a is mid-message: keeps its buffer
+    for (int round = 0; round < 20; round++) { // each b ends and gives its buffer back
+      MultipartReader b = MultipartReader.builder(
+          new ByteArrayInputStream(message("b" + round, b1)), "b" + round).build();
+      assertThat(b.nextPart().body().readAllBytes()).isEqualTo(b1);
+      assertThat(b.nextPart()).isNull();
+    }
+    byte[] rest = first.body().readAllBytes();
+    assertThat(concat(head, rest)).isEqualTo(a1);
+    assertThat(a.nextPart().body().readAllBytes()).isEqualTo(a2);
+    assertThat(a.nextPart()).isNull();
+  }
+
+  @Test
+  void aClosedReaderRefusesToReadBodies() throws Exception {
+    MultipartReader r = MultipartReader.builder(
+        new ByteArrayInputStream(message("c", random(20_000, 4))), "c").build();
+    InputStream body = r.nextPart().body();
+    body.readNBytes(10);
+    r.close();
+    assertThatThrownBy(() -> body.read(new byte[4096])).isInstanceOf(IOException.class)
+        .hasMessageContaining("closed");
+    assertThatThrownBy(() -> body.transferTo(OutputStream.nullOutputStream()))
+        .isInstanceOf(IOException.class).hasMessageContaining("closed");
+    assertThatThrownBy(r::nextPart).hasMessageContaining("closed");
+  }
+
+  private static byte[] concat(byte[] x, byte[] y) {
+    byte[] z = new byte[x.length + y.length];
+    System.arraycopy(x, 0, z, 0, x.length);
+    System.arraycopy(y, 0, z, x.length, y.length);
+    return z;
+  }
+}
