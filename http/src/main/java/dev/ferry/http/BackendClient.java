@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.io.SequenceInputStream;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
@@ -80,15 +81,15 @@ final class BackendClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code request} to {@code uri} and returns the reply with its body unread
-   * ({@link SoapResponse#body()}), its Content-Type checked to be SOAP. {@code expected} is
-   * about the request's size if known beforehand (else 0), to size its buffer.
+   * Sends {@code request} to {@code uri} and returns the reply with its body unread, its
+   * Content-Type checked to be SOAP. {@code expected} is about the request's size if known
+   * beforehand (else 0), to size its buffer.
    *
    * @throws SoapHttpException if the reply is not SOAP
    * @throws HttpTimeoutException if the exchange made no progress for the timeout
    * @throws java.net.ConnectException if the backend cannot be reached
    */
-  SoapResponse call(URI uri, Payload payload, String soapAction, long expected)
+  BackendReply call(URI uri, Payload payload, String soapAction, long expected)
       throws IOException {
     Request request = http.newRequest(uri).method(HttpMethod.POST)
         .idleTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -121,7 +122,7 @@ final class BackendClient implements AutoCloseable {
     InputStream in = reply.body();
     boolean handedOver = false;
     try {
-      SoapResponse r = read(uri, reply.response, in);
+      BackendReply r = read(uri, reply.response, reply, in);
       handedOver = true;
       return r;
     } finally {
@@ -144,13 +145,13 @@ final class BackendClient implements AutoCloseable {
     }
   }
 
-  private static SoapResponse read(URI uri, Response response, InputStream in)
+  private static BackendReply read(URI uri, Response response, Reply reply, InputStream in)
       throws IOException {
     int status = response.getStatus();
     String contentType = response.getHeaders().get(HttpHeader.CONTENT_TYPE);
-    AutoCloseable release = () -> HttpSoap.drainAndClose(in);
     if (status == 202 || status == 204) {
-      return new SoapResponse(status, contentType, null, null, release);
+      HttpSoap.drainAndClose(in);
+      return new BackendReply(status, contentType, -1, null);
     }
     MediaType type = parse(contentType);
     if (type == null || HttpSoap.version(type) == null) {
@@ -158,7 +159,7 @@ final class BackendClient implements AutoCloseable {
       throw new SoapHttpException(uri, status, contentType,
           new String(start, StandardCharsets.UTF_8));
     }
-    return new SoapResponse(status, contentType, null, in, release);
+    return new BackendReply(status, contentType, reply.length(), in);
   }
 
   private static MediaType parse(String contentType) {
@@ -206,9 +207,17 @@ final class BackendClient implements AutoCloseable {
       this.limit = limit;
     }
 
+    /**
+     * The body's length: what was held if it was taken whole, else its Content-Length, or -1
+     * without one.
+     */
+    long length() {
+      return streaming ? response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH) : count;
+    }
+
     /** The reply's body: what was held, then, if it streams, the rest as it comes. */
     InputStream body() {
-      InputStream start = new ByteArrayInputStream(held, 0, count);
+      InputStream start = new HeldBytes(held, count);
       if (!streaming) {
         return start;
       }
@@ -280,6 +289,25 @@ final class BackendClient implements AutoCloseable {
       streaming = true;
       stream.onHeaders(response);
       ready.complete(this);
+    }
+  }
+
+  /**
+   * The bytes of a reply taken whole. {@link ByteArrayInputStream#transferTo} copies them first
+   * for an output stream outside java.base (so that it cannot keep the array); the relay's
+   * stream does not keep it, so they are written as they are.
+   */
+  private static final class HeldBytes extends ByteArrayInputStream {
+    HeldBytes(byte[] bytes, int length) {
+      super(bytes, 0, length);
+    }
+
+    @Override
+    public synchronized long transferTo(OutputStream out) throws IOException {
+      int n = count - pos;
+      out.write(buf, pos, n);
+      pos = count;
+      return n;
     }
   }
 
