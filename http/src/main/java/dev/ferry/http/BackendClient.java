@@ -25,9 +25,12 @@ import org.eclipse.jetty.client.OutputStreamRequestContent;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
@@ -60,13 +63,21 @@ final class BackendClient implements AutoCloseable {
     this.bufferBytes = bufferBytes;
     VirtualThreadPool threads = new VirtualThreadPool();
     threads.setName("ferry-backend");
-    http = new HttpClient();
+    HttpClientTransportOverHTTP transport = new HttpClientTransportOverHTTP(1);
+    // the reply's listener (Reply) never blocks: it copies bytes, or queues them for the
+    // reading thread, and wakes the broker's thread. Run on the selector thread, the reply
+    // reaches the broker without being handed to another thread first.
+    transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
+    http = new HttpClient(transport);
     http.setExecutor(threads);
     http.setName("ferry-backend");
     http.setConnectTimeout(connectTimeout.toMillis());
     // pooled connections close after 30 s idle, before Ferry's servers drop them (120 s)
     http.setIdleTimeout(30_000);
     http.setFollowRedirects(false);
+    // a backend's cookies are not the broker's to keep and send on other callers' requests;
+    // matching them also had every request build its URI
+    http.setHttpCookieStore(new HttpCookieStore.Empty());
     http.setUserAgentField(null);
     // the reply is relayed as it came: no Accept-Encoding, nothing decoded
     http.getContentDecoderFactories().clear();
@@ -93,9 +104,13 @@ final class BackendClient implements AutoCloseable {
       throws IOException {
     Request request = http.newRequest(uri).method(HttpMethod.POST)
         .idleTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    if (soapAction != null) {
-      request.headers(h -> h.put("SOAPAction", "\"" + soapAction + "\""));
-    }
+    request.headers(h -> {
+      // given here, Jetty does not build the request's java.net.URI to find it
+      h.put(HttpHeader.HOST, uri.getRawAuthority());
+      if (soapAction != null) {
+        h.put("SOAPAction", "\"" + soapAction + "\"");
+      }
+    });
     String contentType = payload.contentType();
     Reply reply = new Reply(HELD_REPLY_BYTES);
     RequestBody body = new RequestBody(bufferBytes, () -> {
