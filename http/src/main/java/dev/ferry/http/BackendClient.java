@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.io.SequenceInputStream;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
@@ -24,9 +25,12 @@ import org.eclipse.jetty.client.OutputStreamRequestContent;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
@@ -59,13 +63,21 @@ final class BackendClient implements AutoCloseable {
     this.bufferBytes = bufferBytes;
     VirtualThreadPool threads = new VirtualThreadPool();
     threads.setName("ferry-backend");
-    http = new HttpClient();
+    HttpClientTransportOverHTTP transport = new HttpClientTransportOverHTTP(1);
+    // the reply's listener (Reply) never blocks: it copies bytes, or queues them for the
+    // reading thread, and wakes the broker's thread. Run on the selector thread, the reply
+    // reaches the broker without being handed to another thread first.
+    transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
+    http = new HttpClient(transport);
     http.setExecutor(threads);
     http.setName("ferry-backend");
     http.setConnectTimeout(connectTimeout.toMillis());
     // pooled connections close after 30 s idle, before Ferry's servers drop them (120 s)
     http.setIdleTimeout(30_000);
     http.setFollowRedirects(false);
+    // a backend's cookies are not the broker's to keep and send on other callers' requests;
+    // matching them also had every request build its URI
+    http.setHttpCookieStore(new HttpCookieStore.Empty());
     http.setUserAgentField(null);
     // the reply is relayed as it came: no Accept-Encoding, nothing decoded
     http.getContentDecoderFactories().clear();
@@ -80,21 +92,25 @@ final class BackendClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code request} to {@code uri} and returns the reply with its body unread
-   * ({@link SoapResponse#body()}), its Content-Type checked to be SOAP. {@code expected} is
-   * about the request's size if known beforehand (else 0), to size its buffer.
+   * Sends {@code request} to {@code uri} and returns the reply with its body unread, its
+   * Content-Type checked to be SOAP. {@code expected} is about the request's size if known
+   * beforehand (else 0), to size its buffer.
    *
    * @throws SoapHttpException if the reply is not SOAP
    * @throws HttpTimeoutException if the exchange made no progress for the timeout
    * @throws java.net.ConnectException if the backend cannot be reached
    */
-  SoapResponse call(URI uri, Payload payload, String soapAction, long expected)
+  BackendReply call(URI uri, Payload payload, String soapAction, long expected)
       throws IOException {
     Request request = http.newRequest(uri).method(HttpMethod.POST)
         .idleTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    if (soapAction != null) {
-      request.headers(h -> h.put("SOAPAction", "\"" + soapAction + "\""));
-    }
+    request.headers(h -> {
+      // given here, Jetty does not build the request's java.net.URI to find it
+      h.put(HttpHeader.HOST, uri.getRawAuthority());
+      if (soapAction != null) {
+        h.put("SOAPAction", "\"" + soapAction + "\"");
+      }
+    });
     String contentType = payload.contentType();
     Reply reply = new Reply(HELD_REPLY_BYTES);
     RequestBody body = new RequestBody(bufferBytes, () -> {
@@ -121,7 +137,7 @@ final class BackendClient implements AutoCloseable {
     InputStream in = reply.body();
     boolean handedOver = false;
     try {
-      SoapResponse r = read(uri, reply.response, in);
+      BackendReply r = read(uri, reply.response, reply, in);
       handedOver = true;
       return r;
     } finally {
@@ -144,13 +160,13 @@ final class BackendClient implements AutoCloseable {
     }
   }
 
-  private static SoapResponse read(URI uri, Response response, InputStream in)
+  private static BackendReply read(URI uri, Response response, Reply reply, InputStream in)
       throws IOException {
     int status = response.getStatus();
     String contentType = response.getHeaders().get(HttpHeader.CONTENT_TYPE);
-    AutoCloseable release = () -> HttpSoap.drainAndClose(in);
     if (status == 202 || status == 204) {
-      return new SoapResponse(status, contentType, null, null, release);
+      HttpSoap.drainAndClose(in);
+      return new BackendReply(status, contentType, -1, null);
     }
     MediaType type = parse(contentType);
     if (type == null || HttpSoap.version(type) == null) {
@@ -158,7 +174,7 @@ final class BackendClient implements AutoCloseable {
       throw new SoapHttpException(uri, status, contentType,
           new String(start, StandardCharsets.UTF_8));
     }
-    return new SoapResponse(status, contentType, null, in, release);
+    return new BackendReply(status, contentType, reply.length(), in);
   }
 
   private static MediaType parse(String contentType) {
@@ -206,9 +222,17 @@ final class BackendClient implements AutoCloseable {
       this.limit = limit;
     }
 
+    /**
+     * The body's length: what was held if it was taken whole, else its Content-Length, or -1
+     * without one.
+     */
+    long length() {
+      return streaming ? response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH) : count;
+    }
+
     /** The reply's body: what was held, then, if it streams, the rest as it comes. */
     InputStream body() {
-      InputStream start = new ByteArrayInputStream(held, 0, count);
+      InputStream start = new HeldBytes(held, count);
       if (!streaming) {
         return start;
       }
@@ -280,6 +304,25 @@ final class BackendClient implements AutoCloseable {
       streaming = true;
       stream.onHeaders(response);
       ready.complete(this);
+    }
+  }
+
+  /**
+   * The bytes of a reply taken whole. {@link ByteArrayInputStream#transferTo} copies them first
+   * for an output stream outside java.base (so that it cannot keep the array); the relay's
+   * stream does not keep it, so they are written as they are.
+   */
+  private static final class HeldBytes extends ByteArrayInputStream {
+    HeldBytes(byte[] bytes, int length) {
+      super(bytes, 0, length);
+    }
+
+    @Override
+    public synchronized long transferTo(OutputStream out) throws IOException {
+      int n = count - pos;
+      out.write(buf, pos, n);
+      pos = count;
+      return n;
     }
   }
 

@@ -74,7 +74,7 @@ final class BrokerServlet extends SoapHttpServlet {
     message.addHeader(HeaderBlock.text(TRACE, name + " " + Long.toHexString(System.nanoTime())));
     Audit.Copy copy = audit.open(route);
     Payload payload = copy.wrap(message.toPayload());
-    SoapResponse reply;
+    BackendReply reply;
     try {
       // what came in, plus room for the trace header and a longer wsa:To
       long length = request.getContentLengthLong();
@@ -103,13 +103,18 @@ final class BrokerServlet extends SoapHttpServlet {
    * Passes the backend's reply on as it came: the broker changes nothing in it, so it is neither
    * parsed nor re-framed, only streamed (its Content-Type was checked to be SOAP).
    */
-  private Outcome relay(HttpServletResponse response, SoapResponse reply,
+  private Outcome relay(HttpServletResponse response, BackendReply reply,
       CountingOutputStream out) throws IOException {
     response.setStatus(reply.status());
     if (reply.body() == null) {
       return new Outcome(reply.status(), null);
     }
     response.setContentType(reply.contentType());
+    if (reply.length() >= 0) {
+      // with its length known, Jetty sends the reply as one write with its headers, and the
+      // caller reads it without chunked framing
+      response.setContentLengthLong(reply.length());
+    }
     reply.body().transferTo(out); // a failure from here on aborts the caller's connection
     return new Outcome(reply.status(), null);
   }
