@@ -32,7 +32,8 @@ public final class Broker implements AutoCloseable {
         .connectTimeout(b.routes.timeout()).bufferBytes(64 * 1024).build();
     this.backend = new BackendClient(b.routes.timeout(), b.routes.timeout(), 64 * 1024);
     this.audit = new Audit(client);
-    HttpServlet servlet = new BrokerServlet(b.codec, backend, b.routes, metrics, audit, b.name);
+    Forwarding forwarding = new Forwarding(b.routes, b.name);
+    HttpServlet servlet = new BrokerServlet(b.codec, backend, forwarding, metrics, audit);
     this.host = new JettyHost(b.host, b.port, Map.of("/*", servlet), metrics::scrape);
   }
 
