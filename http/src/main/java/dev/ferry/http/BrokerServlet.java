@@ -20,7 +20,8 @@ import javax.xml.namespace.QName;
  * per exchange is a few buffers, whatever the attachments' sizes; nothing touches a disk unless
  * an audit copy is asked for.
  *
- * <p>Routing, the changes and the faults are {@link Forwarding}'s.
+ * <p>Small requests do not come here: {@link BrokerFastPath} takes them before the servlet
+ * container does. Routing, the changes and the faults are {@link Forwarding}'s, shared by both.
  *
  * <p>Failures before the reply is committed become SOAP faults: an unreadable request or a hit
  * limit (Sender, naming the limit), no route (Sender), a backend that is down, stalls or breaks

@@ -11,10 +11,11 @@ import java.net.http.HttpTimeoutException;
 import javax.xml.namespace.QName;
 
 /**
- * What the broker does with a request it forwards: pick the route, rewrite wsa:To and add the
- * trace header on the message's overlay, and the faults for what can fail on the way. Kept
- * apart from {@link BrokerServlet} so that another way in shares it, and its messages and
- * faults cannot drift apart.
+ * What the broker does with a request it forwards, whichever way it came in ({@link
+ * BrokerServlet}, which streams, or {@link BrokerFastPath} for small requests): pick the route,
+ * rewrite wsa:To and add the trace header on the message's overlay, and the faults for what
+ * can fail on the way. Both paths share it so that their messages and faults cannot drift
+ * apart.
  */
 final class Forwarding {
   /** The trace header block the broker adds to every forwarded request. */
