@@ -25,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -283,7 +284,11 @@ class BrokerFastPathTest {
     });
   }
 
-  /** Held up to 64 KiB and failing after its headers, or streaming from its headers on. */
+  /**
+   * A reply held up to 64 KiB and failing after its headers, or streaming from its headers on.
+   * Only the fast path: through the servlet, a break within the first 64 KiB can also reach
+   * the caller as Jetty's 500 error page, the response's buffer not having been flushed yet.
+   */
   @ParameterizedTest(name = "Content-Length {0}")
   @ValueSource(ints = {100_000, 30_000})
   void aBackendBreakingMidReplyAbortsTheCaller(int length) throws Exception {
@@ -302,10 +307,22 @@ class BrokerFastPathTest {
     }
   }
 
-  /** Reads a request, then sends the start of a SOAP 1.1 reply and hangs up. */
+  /**
+   * Reads a request to its end (sent whole, or chunked), then sends the start of a SOAP 1.1
+   * reply and hangs up.
+   */
   private static void breakMidReply(ServerSocket backend, int length) {
     try (Socket s = backend.accept()) {
-      s.getInputStream().read(new byte[65536]); // enough of the request for this test
+      InputStream in = s.getInputStream();
+      StringBuilder request = new StringBuilder();
+      byte[] buf = new byte[65536];
+      while (!readToItsEnd(request)) {
+        int n = in.read(buf);
+        if (n < 0) {
+          return;
+        }
+        request.append(new String(buf, 0, n, StandardCharsets.ISO_8859_1));
+      }
       String start = "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: " + length
           + "\r\n\r\n<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body>"
           + "z".repeat(2000);
@@ -314,6 +331,13 @@ class BrokerFastPathTest {
     } catch (IOException e) {
       // the test sees the outcome on the caller's side
     }
+  }
+
+  /** Whether {@code request} is whole: a chunked one ends with its last chunk. */
+  private static boolean readToItsEnd(StringBuilder request) {
+    String r = request.toString();
+    return r.toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked")
+        ? r.endsWith("\r\n0\r\n\r\n") : r.endsWith("</s:Envelope>");
   }
 
   private HttpRequest.Builder request(String path) {
