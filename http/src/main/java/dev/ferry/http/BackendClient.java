@@ -47,6 +47,9 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
  * hand-over instead of one for the headers and more for the body); a longer one streams from
  * the connection as it is read, so it is never held whole either.
  *
+ * <p>{@link #call} waits for the reply on the caller's thread; {@link #send}, for a request held
+ * whole, does not wait: the reply is handed to a {@link ReplyHandler} when it has come.
+ *
  * <p>The timeout is one of progress, as in {@link SoapClient}: an exchange whose connection
  * neither sends nor receives a byte for it fails with an {@link HttpTimeoutException}.
  */

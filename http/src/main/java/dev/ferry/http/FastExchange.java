@@ -100,6 +100,9 @@ final class FastExchange implements BackendClient.ReplyHandler {
     try {
       outgoing = prepare();
     } catch (IOException | RuntimeException e) {
+      if (copy != null) {
+        copy.discard();
+      }
       abort(e, "request unreadable");
       return;
     }
@@ -174,23 +177,25 @@ final class FastExchange implements BackendClient.ReplyHandler {
       relayStreaming(reply);
       return;
     }
-    int status = reply.status();
-    response.setStatus(status);
+    response.setStatus(reply.status());
     if (reply.body() == null) {
-      succeeded(status, null);
+      if (finish(reply.status(), null)) {
+        callback.succeeded();
+      }
       return;
     }
     ByteBuffer whole = reply.whole();
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, reply.contentType());
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, whole.remaining());
     sent = whole.remaining();
-    response.write(true, whole, Callback.from(() -> succeeded(status, null),
-        x -> abort(x, "aborted mid-reply")));
+    writeLast(reply.status(), null, whole);
   }
 
   /**
    * Relays a reply that streams from the backend as it comes; runs on a thread that may block.
-   * Only a reply read to its end ends the response: a failure before aborts the connection.
+   * Only a reply read to its end ends the response: a failure before aborts the connection. Its
+   * bytes are written through, not buffered, so a break always aborts; they are out before the
+   * exchange is counted, just before the last (empty) write.
    */
   private void relayStreaming(BackendReply reply) {
     response.setStatus(reply.status());
@@ -202,18 +207,25 @@ final class FastExchange implements BackendClient.ReplyHandler {
     CountingOutputStream out = new CountingOutputStream(sink);
     try (reply) {
       reply.body().transferTo(out);
-      sink.close(); // the last write
     } catch (IOException e) {
       sent = out.count();
       abort(e, "aborted mid-reply");
       return;
     }
     sent = out.count();
-    succeeded(reply.status(), null);
+    if (!finish(reply.status(), null)) {
+      return;
+    }
+    try {
+      sink.close(); // the last write
+    } catch (IOException e) {
+      callback.failed(e);
+      return;
+    }
+    callback.succeeded();
   }
 
   private void reply(Fault fault) {
-    int status = FaultReplies.status(fault);
     ByteString envelope;
     try {
       envelope = FaultReplies.begin(response, broker.codec, fault);
@@ -222,14 +234,17 @@ final class FastExchange implements BackendClient.ReplyHandler {
       return;
     }
     sent = envelope.size();
-    String note = "fault: " + fault.reason();
-    response.write(true, envelope.asByteBuffer(), Callback.from(() -> succeeded(status, note),
-        x -> abort(x, "aborted mid-reply")));
+    writeLast(FaultReplies.status(fault), "fault: " + fault.reason(), envelope.asByteBuffer());
   }
 
-  private void succeeded(int status, String note) {
+  /**
+   * Counts the exchange, then writes the last of the reply. Counted first, as the servlet path
+   * counts before its container completes the response: a caller that has the whole reply then
+   * finds it in the metrics. A write that fails then aborts the connection.
+   */
+  private void writeLast(int status, String note, ByteBuffer bytes) {
     if (finish(status, note)) {
-      callback.succeeded();
+      response.write(true, bytes, callback);
     }
   }
 
