@@ -47,6 +47,9 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
  * hand-over instead of one for the headers and more for the body); a longer one streams from
  * the connection as it is read, so it is never held whole either.
  *
+ * <p>{@link #call} waits for the reply on the caller's thread; {@link #send}, for a request held
+ * whole, does not wait: the reply is handed to a {@link ReplyHandler} when it has come.
+ *
  * <p>The timeout is one of progress, as in {@link SoapClient}: an exchange whose connection
  * neither sends nor receives a byte for it fails with an {@link HttpTimeoutException}.
  */
@@ -91,6 +94,15 @@ final class BackendClient implements AutoCloseable {
     }
   }
 
+  /** Is told how an exchange begun by {@link #send} ended. */
+  interface ReplyHandler {
+    /** The reply came, its Content-Type checked to be SOAP; the handler closes it. */
+    void replied(BackendReply reply);
+
+    /** The exchange failed before its reply could be handed over. */
+    void failed(IOException failure);
+  }
+
   /**
    * Sends {@code request} to {@code uri} and returns the reply with its body unread, its
    * Content-Type checked to be SOAP. {@code expected} is about the request's size if known
@@ -102,15 +114,7 @@ final class BackendClient implements AutoCloseable {
    */
   BackendReply call(URI uri, Payload payload, String soapAction, long expected)
       throws IOException {
-    Request request = http.newRequest(uri).method(HttpMethod.POST)
-        .idleTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    request.headers(h -> {
-      // given here, Jetty does not build the request's java.net.URI to find it
-      h.put(HttpHeader.HOST, uri.getRawAuthority());
-      if (soapAction != null) {
-        h.put("SOAPAction", "\"" + soapAction + "\"");
-      }
-    });
+    Request request = newRequest(uri, soapAction);
     String contentType = payload.contentType();
     Reply reply = new Reply(HELD_REPLY_BYTES);
     RequestBody body = new RequestBody(bufferBytes, () -> {
@@ -134,6 +138,57 @@ final class BackendClient implements AutoCloseable {
           ByteBuffer.wrap(body.bytes(), 0, body.size()))).send(reply);
     }
     await(reply, request, uri);
+    return handOver(uri, reply);
+  }
+
+  /**
+   * Sends a request held whole to {@code uri} without waiting for its reply: {@code handler} is
+   * told of it, with the same checks and failures as {@link #call}. A reply taken whole, or a
+   * failure, reaches the handler on the thread that received it, which must not block; a reply
+   * that streams reaches it on a thread of this client's, since reading it may block.
+   */
+  void send(URI uri, String contentType, ByteBuffer body, String soapAction,
+      ReplyHandler handler) {
+    Request request = newRequest(uri, soapAction);
+    Reply reply = new Reply(HELD_REPLY_BYTES);
+    reply.ready.whenComplete((r, failure) -> {
+      if (failure != null) {
+        handler.failed(failure(uri, failure));
+      } else if (r.streaming) {
+        http.getExecutor().execute(() -> handOver(uri, r, handler));
+      } else {
+        handOver(uri, r, handler);
+      }
+    });
+    request.body(new ByteBufferRequestContent(contentType, body)).send(reply);
+  }
+
+  private Request newRequest(URI uri, String soapAction) {
+    Request request = http.newRequest(uri).method(HttpMethod.POST)
+        .idleTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    request.headers(h -> {
+      // given here, Jetty does not build the request's java.net.URI to find it
+      h.put(HttpHeader.HOST, uri.getRawAuthority());
+      if (soapAction != null) {
+        h.put("SOAPAction", "\"" + soapAction + "\"");
+      }
+    });
+    return request;
+  }
+
+  private static void handOver(URI uri, Reply reply, ReplyHandler handler) {
+    BackendReply r;
+    try {
+      r = handOver(uri, reply);
+    } catch (IOException e) {
+      handler.failed(e);
+      return;
+    }
+    handler.replied(r);
+  }
+
+  /** Checks a reply that came and returns it to be relayed; a reply that fails is released. */
+  private static BackendReply handOver(URI uri, Reply reply) throws IOException {
     InputStream in = reply.body();
     boolean handedOver = false;
     try {
@@ -168,21 +223,13 @@ final class BackendClient implements AutoCloseable {
       HttpSoap.drainAndClose(in);
       return new BackendReply(status, contentType, -1, null);
     }
-    MediaType type = parse(contentType);
+    MediaType type = HttpSoap.mediaType(contentType);
     if (type == null || HttpSoap.version(type) == null) {
       byte[] start = in.readNBytes(300);
       throw new SoapHttpException(uri, status, contentType,
           new String(start, StandardCharsets.UTF_8));
     }
-    return new BackendReply(status, contentType, reply.length(), in);
-  }
-
-  private static MediaType parse(String contentType) {
-    try {
-      return contentType == null ? null : MediaType.parse(contentType);
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
+    return new BackendReply(status, contentType, reply.length(), in, reply.held());
   }
 
   /** Returns the exception that explains a failed exchange best. */
@@ -228,6 +275,11 @@ final class BackendClient implements AutoCloseable {
      */
     long length() {
       return streaming ? response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH) : count;
+    }
+
+    /** The body if it was taken whole, else null. */
+    ByteBuffer held() {
+      return streaming ? null : ByteBuffer.wrap(held, 0, count);
     }
 
     /** The reply's body: what was held, then, if it streams, the rest as it comes. */

@@ -2,25 +2,34 @@ package dev.ferry.http;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 
 /**
  * A backend's reply as {@link BackendClient} hands it to the broker: status, Content-Type, the
  * body's length when it is known before it is read, and the body unread (null for 202 or 204).
- * Closing it releases the exchange: a rest still unread is drained a little, or the connection
- * dropped.
+ * A body that was taken whole before the reply was handed over is also there as a buffer, to be
+ * written without blocking. Closing it releases the exchange: a rest still unread is drained a
+ * little, or the connection dropped.
  */
 final class BackendReply implements AutoCloseable {
   private final int status;
   private final String contentType;
   private final long length;
   private final InputStream body;
+  private final ByteBuffer whole;
 
   /** {@code length} is the body's size in bytes, or -1 if not known beforehand. */
   BackendReply(int status, String contentType, long length, InputStream body) {
+    this(status, contentType, length, body, null);
+  }
+
+  /** {@code whole} is the body if it was taken whole (the same bytes as {@code body}). */
+  BackendReply(int status, String contentType, long length, InputStream body, ByteBuffer whole) {
     this.status = status;
     this.contentType = contentType;
     this.length = length;
     this.body = body;
+    this.whole = whole;
   }
 
   int status() {
@@ -41,9 +50,15 @@ final class BackendReply implements AutoCloseable {
     return body;
   }
 
+  /** The body if it was taken whole before the reply was handed over, else null. */
+  ByteBuffer whole() {
+    return whole;
+  }
+
   @Override
   public void close() throws IOException {
-    if (body != null) {
+    // a body taken whole holds no connection: there is nothing to release
+    if (body != null && whole == null) {
       HttpSoap.drainAndClose(body);
     }
   }

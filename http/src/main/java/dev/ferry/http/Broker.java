@@ -12,6 +12,7 @@ import java.util.Objects;
  * A copy-and-forward SOAP gateway: Jetty 12 on virtual threads, forwarding each request to the
  * backend its {@link Routes} name, with wsa:To rewritten and a {@code ferry:Trace} header added,
  * attachments streamed through as they arrive in both directions (see {@code BrokerServlet}),
+ * small requests taken without a thread waiting on them (see {@code BrokerFastPath}),
  * an optional audit copy, and {@code /health} and {@code /metrics}.
  *
  * <pre>{@code
@@ -25,6 +26,7 @@ public final class Broker implements AutoCloseable {
   private final BackendClient backend;
   private final Audit audit;
   private final Metrics metrics;
+  private final BrokerFastPath fastPath;
 
   private Broker(Builder b) {
     this.metrics = b.metrics != null ? b.metrics : Metrics.create("ferry.broker");
@@ -32,8 +34,10 @@ public final class Broker implements AutoCloseable {
         .connectTimeout(b.routes.timeout()).bufferBytes(64 * 1024).build();
     this.backend = new BackendClient(b.routes.timeout(), b.routes.timeout(), 64 * 1024);
     this.audit = new Audit(client);
-    HttpServlet servlet = new BrokerServlet(b.codec, backend, b.routes, metrics, audit, b.name);
-    this.host = new JettyHost(b.host, b.port, Map.of("/*", servlet), metrics::scrape);
+    Forwarding forwarding = new Forwarding(b.routes, b.name);
+    HttpServlet servlet = new BrokerServlet(b.codec, backend, forwarding, metrics, audit);
+    this.fastPath = new BrokerFastPath(b.codec, backend, forwarding, audit, metrics);
+    this.host = new JettyHost(b.host, b.port, Map.of("/*", servlet), metrics::scrape, fastPath);
   }
 
   public static Builder builder() {
@@ -57,6 +61,11 @@ public final class Broker implements AutoCloseable {
 
   public Metrics metrics() {
     return metrics;
+  }
+
+  /** How many exchanges went by the fast path for small requests. */
+  long fastPathExchanges() {
+    return fastPath.exchanges();
   }
 
   @Override

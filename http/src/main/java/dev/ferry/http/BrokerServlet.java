@@ -1,20 +1,15 @@
 package dev.ferry.http;
 
-import dev.ferry.bytes.DecodeException;
 import dev.ferry.http.internal.CountingOutputStream;
 import dev.ferry.mime.MediaType;
-import dev.ferry.soap.Fault;
-import dev.ferry.soap.HeaderBlock;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
-import dev.ferry.soap.SoapVersion;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.http.HttpTimeoutException;
 import javax.xml.namespace.QName;
 
 /**
@@ -25,6 +20,9 @@ import javax.xml.namespace.QName;
  * per exchange is a few buffers, whatever the attachments' sizes; nothing touches a disk unless
  * an audit copy is asked for.
  *
+ * <p>Small requests do not come here: {@link BrokerFastPath} takes them before the servlet
+ * container does. Routing, the changes and the faults are {@link Forwarding}'s, shared by both.
+ *
  * <p>Failures before the reply is committed become SOAP faults: an unreadable request or a hit
  * limit (Sender, naming the limit), no route (Sender), a backend that is down, stalls or breaks
  * (Receiver, naming the backend). A backend that breaks after its reply has begun to flow back
@@ -34,20 +32,18 @@ import javax.xml.namespace.QName;
 final class BrokerServlet extends SoapHttpServlet {
   private static final long serialVersionUID = 1L;
   /** The trace header block the broker adds to every forwarded request. */
-  static final QName TRACE = new QName("urn:dev.ferry:trace", "Trace", "ferry");
+  static final QName TRACE = Forwarding.TRACE;
 
   private final transient BackendClient backend;
-  private final transient Routes routes;
+  private final transient Forwarding forwarding;
   private final transient Audit audit;
-  private final String name;
 
-  BrokerServlet(SoapCodec codec, BackendClient backend, Routes routes, Metrics metrics, Audit audit,
-      String name) {
+  BrokerServlet(SoapCodec codec, BackendClient backend, Forwarding forwarding, Metrics metrics,
+      Audit audit) {
     super(codec, metrics);
     this.backend = backend;
-    this.routes = routes;
+    this.forwarding = forwarding;
     this.audit = audit;
-    this.name = name;
   }
 
   @Override
@@ -60,18 +56,11 @@ final class BrokerServlet extends SoapHttpServlet {
       MediaType type, MessageBuffer buffer, InputStream in, CountingOutputStream out)
       throws IOException {
     Message message = buffer.toMessage();
-    SoapVersion version = message.version();
     String soapAction = HttpSoap.soapAction(request, type);
-    String action = message.addressing().action();
-    Routes.Route route = routes.match(request.getRequestURI(), action, soapAction);
+    Routes.Route route = forwarding.prepare(request.getRequestURI(), message, soapAction);
     if (route == null) {
-      return fault(response, Fault.of(version, version.senderFaultCode(), "no route for "
-          + request.getRequestURI() + " with action " + (action != null ? action : soapAction)));
+      return fault(response, Forwarding.noRoute(request.getRequestURI(), message, soapAction));
     }
-    if (message.addressing().to() != null) {
-      message.addressing().setTo(route.to().toString());
-    }
-    message.addHeader(HeaderBlock.text(TRACE, name + " " + Long.toHexString(System.nanoTime())));
     Audit.Copy copy = audit.open(route);
     Payload payload = copy.wrap(message.toPayload());
     BackendReply reply;
@@ -79,17 +68,9 @@ final class BrokerServlet extends SoapHttpServlet {
       // what came in, plus room for the trace header and a longer wsa:To
       long length = request.getContentLengthLong();
       reply = backend.call(route.to(), payload, soapAction, length < 0 ? 0 : length + 1024);
-    } catch (DecodeException e) {
-      copy.discard();
-      return fault(response, FaultReplies.forBadInput(version, e));
-    } catch (HttpTimeoutException e) {
-      copy.discard();
-      return fault(response, Fault.of(version, version.receiverFaultCode(), "the backend "
-          + route.to() + " timed out: " + e.getMessage()));
     } catch (IOException e) {
       copy.discard();
-      return fault(response, Fault.of(version, version.receiverFaultCode(), "the backend "
-          + route.to() + " failed: " + describe(e)));
+      return fault(response, Forwarding.failed(message.version(), route.to(), e));
     }
     copy.complete();
     // the message went on; what the caller sent after it has not been read yet
@@ -117,10 +98,5 @@ final class BrokerServlet extends SoapHttpServlet {
     }
     reply.body().transferTo(out); // a failure from here on aborts the caller's connection
     return new Outcome(reply.status(), null);
-  }
-
-  private static String describe(IOException e) {
-    String m = e.getMessage();
-    return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
   }
 }

@@ -8,6 +8,8 @@ import dev.ferry.soap.SoapVersion;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import javax.xml.namespace.QName;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Response;
 
 /** Writes SOAP faults as HTTP responses, with the status each SOAP version's binding asks for. */
 final class FaultReplies {
@@ -37,14 +39,41 @@ final class FaultReplies {
     return f;
   }
 
+  /**
+   * Returns the fault for a request whose message could not be read: VersionMismatch for an
+   * envelope of an unknown namespace, else as {@link #forBadInput}.
+   */
+  static Fault forUnreadableRequest(SoapVersion version, DecodeException e) {
+    if (e.reason().startsWith("unknown SOAP envelope namespace")) {
+      return Fault.of(version, version.versionMismatchFaultCode(), e.getMessage());
+    }
+    return forBadInput(version, e);
+  }
+
   /** Writes {@code fault} as the whole response; returns the bytes written. */
   static long write(HttpServletResponse response, SoapCodec codec, Fault fault)
       throws IOException {
     ByteString envelope = fault.toEnvelope(codec);
     response.setStatus(status(fault));
-    response.setContentType(fault.version().mediaType() + "; charset=UTF-8");
+    response.setContentType(contentType(fault));
     response.setContentLength(envelope.size());
     envelope.writeTo(response.getOutputStream());
     return envelope.size();
+  }
+
+  /**
+   * Sets the status and headers of a response of Jetty's core API that is to carry
+   * {@code fault}; returns the envelope, to be written as its body.
+   */
+  static ByteString begin(Response response, SoapCodec codec, Fault fault) throws IOException {
+    ByteString envelope = fault.toEnvelope(codec);
+    response.setStatus(status(fault));
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType(fault));
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, envelope.size());
+    return envelope;
+  }
+
+  private static String contentType(Fault fault) {
+    return fault.version().mediaType() + "; charset=UTF-8";
   }
 }

@@ -36,12 +36,26 @@ final class HttpSoap {
     };
   }
 
+  /** Parses a Content-Type; returns null if there is none or it cannot be parsed. */
+  static MediaType mediaType(String contentType) {
+    try {
+      return contentType == null ? null : MediaType.parse(contentType);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
   /**
    * Returns the SOAP action: the {@code SOAPAction} header (1.1) without its quotes, or the
    * {@code action} parameter of the Content-Type (1.2), or null.
    */
   static String soapAction(HttpServletRequest request, MediaType type) {
-    String action = request.getHeader("SOAPAction");
+    return soapAction(request.getHeader("SOAPAction"), type);
+  }
+
+  /** As {@link #soapAction(HttpServletRequest, MediaType)}, given the SOAPAction header. */
+  static String soapAction(String header, MediaType type) {
+    String action = header;
     if (action == null) {
       action = type.parameter("action");
       if (action == null && type.isMultipart()) {
@@ -91,14 +105,27 @@ final class HttpSoap {
     }
   }
 
+  /** Whether access log lines are written. */
+  static boolean logging() {
+    return ACCESS.isLoggable(System.Logger.Level.INFO);
+  }
+
   /** Writes one access log line: who, what, status, bytes in and out, time, and a note. */
   static void log(HttpServletRequest request, int status, long in, long out, long nanos,
       String note) {
     if (ACCESS.isLoggable(System.Logger.Level.INFO)) {
+      log(request.getRemoteAddr(), request.getMethod(), request.getRequestURI(), status, in, out,
+          nanos, note);
+    }
+  }
+
+  /** As {@link #log(HttpServletRequest, int, long, long, long, String)}, for any request. */
+  static void log(String remote, String method, String uri, int status, long in, long out,
+      long nanos, String note) {
+    if (ACCESS.isLoggable(System.Logger.Level.INFO)) {
       ACCESS.log(System.Logger.Level.INFO, String.format(Locale.ROOT,
-          "%s \"%s %s\" %d in=%d out=%d %.1fms%s", request.getRemoteAddr(), request.getMethod(),
-          request.getRequestURI(), status, in, out, nanos / 1e6,
-          note == null ? "" : " " + note));
+          "%s \"%s %s\" %d in=%d out=%d %.1fms%s", remote, method, uri, status, in, out,
+          nanos / 1e6, note == null ? "" : " " + note));
     }
   }
 }

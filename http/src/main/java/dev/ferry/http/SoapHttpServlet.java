@@ -65,12 +65,7 @@ abstract class SoapHttpServlet extends HttpServlet {
   private Outcome intake(HttpServletRequest request, HttpServletResponse response,
       CountingInputStream in, CountingOutputStream out) throws IOException {
     String contentType = request.getContentType();
-    MediaType type;
-    try {
-      type = contentType == null ? null : MediaType.parse(contentType);
-    } catch (IllegalArgumentException e) {
-      type = null;
-    }
+    MediaType type = HttpSoap.mediaType(contentType);
     SoapVersion version = type == null ? null : HttpSoap.version(type);
     if (version == null) {
       response.sendError(HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
@@ -82,9 +77,7 @@ abstract class SoapHttpServlet extends HttpServlet {
     try {
       buffer = codec.read(in, contentType);
     } catch (DecodeException e) {
-      return fault(response, e.reason().startsWith("unknown SOAP envelope namespace")
-          ? Fault.of(version, version.versionMismatchFaultCode(), e.getMessage())
-          : FaultReplies.forBadInput(version, e));
+      return fault(response, FaultReplies.forUnreadableRequest(version, e));
     }
     try {
       return handle(request, response, type, buffer, in, out);

@@ -7,10 +7,12 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -22,12 +24,24 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
  * and {@code /metrics}. Shared by the SOAP server and the broker.
  */
 public final class JettyHost implements AutoCloseable {
+  /** The paths the host answers itself, whatever the servlets' paths. */
+  public static final Set<String> OWN_PATHS = Set.of("/health", "/metrics");
+
   private final Server server;
   private final ServerConnector connector;
   private final String host;
 
   public JettyHost(String host, int port, Map<String, HttpServlet> servlets,
       Supplier<String> metrics) {
+    this(host, port, servlets, metrics, null);
+  }
+
+  /**
+   * As {@link #JettyHost(String, int, Map, Supplier)}, with {@code front} (if not null) seeing
+   * every request before the servlets: what it does not take itself, it passes on to them.
+   */
+  public JettyHost(String host, int port, Map<String, HttpServlet> servlets,
+      Supplier<String> metrics, Handler.Wrapper front) {
     this.host = host;
     VirtualThreadPool threads = new VirtualThreadPool();
     threads.setName("ferry-http");
@@ -48,6 +62,7 @@ public final class JettyHost implements AutoCloseable {
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler("/");
     servlets.forEach((path, servlet) -> context.addServlet(new ServletHolder(servlet), path));
+    // the OWN_PATHS
     context.addServlet(new ServletHolder(new TextServlet(() -> "{\"status\":\"UP\"}\n",
         "application/json")), "/health");
     context.addServlet(new ServletHolder(new TextServlet(metrics,
@@ -55,7 +70,12 @@ public final class JettyHost implements AutoCloseable {
     if (!servlets.containsKey("/*")) {
       context.addServlet(new ServletHolder(new NotFound()), "/");
     }
-    server.setHandler(context);
+    if (front != null) {
+      front.setHandler(context);
+      server.setHandler(front);
+    } else {
+      server.setHandler(context);
+    }
     server.setStopTimeout(2000);
   }
 
