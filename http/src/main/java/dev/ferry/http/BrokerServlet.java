@@ -6,10 +6,12 @@ import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
+import dev.ferry.soap.SoapVersion;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import javax.xml.namespace.QName;
 
 /**
@@ -33,6 +35,9 @@ final class BrokerServlet extends SoapHttpServlet {
   private static final long serialVersionUID = 1L;
   /** The trace header block the broker adds to every forwarded request. */
   static final QName TRACE = Forwarding.TRACE;
+
+  /** Bytes per read of a streamed reply: what the backend client hands over at a time. */
+  private static final int RELAY_CHUNK = 16 * 1024;
 
   private final transient BackendClient backend;
   private final transient Forwarding forwarding;
@@ -76,16 +81,18 @@ final class BrokerServlet extends SoapHttpServlet {
     // the message went on; what the caller sent after it has not been read yet
     HttpSoap.readToEnd(in, epilogueBytes());
     try (reply) {
-      return relay(response, reply, out);
+      return relay(response, reply, out, message.version(), route.to());
     }
   }
 
   /**
    * Passes the backend's reply on as it came: the broker changes nothing in it, so it is neither
-   * parsed nor re-framed, only streamed (its Content-Type was checked to be SOAP).
+   * parsed nor re-framed, only streamed (its Content-Type was checked to be SOAP). A reply that
+   * breaks while nothing of it has left the response's buffer is answered with a fault naming the
+   * backend; once bytes have gone out, the failure aborts the caller's connection.
    */
   private Outcome relay(HttpServletResponse response, BackendReply reply,
-      CountingOutputStream out) throws IOException {
+      CountingOutputStream out, SoapVersion version, URI backendUri) throws IOException {
     response.setStatus(reply.status());
     if (reply.body() == null) {
       return new Outcome(reply.status(), null);
@@ -96,7 +103,23 @@ final class BrokerServlet extends SoapHttpServlet {
       // caller reads it without chunked framing
       response.setContentLengthLong(reply.length());
     }
-    reply.body().transferTo(out); // a failure from here on aborts the caller's connection
-    return new Outcome(reply.status(), null);
+    InputStream body = reply.body();
+    byte[] chunk = new byte[RELAY_CHUNK];
+    while (true) {
+      int n;
+      try {
+        n = body.read(chunk);
+      } catch (IOException e) {
+        if (response.isCommitted()) {
+          throw e; // bytes are out: aborting is the only honest end
+        }
+        response.reset(); // drops the status, headers and what the buffer held
+        return fault(response, Forwarding.failed(version, backendUri, e));
+      }
+      if (n < 0) {
+        return new Outcome(reply.status(), null);
+      }
+      out.write(chunk, 0, n); // the caller's side failing aborts the exchange as well
+    }
   }
 }

@@ -285,15 +285,56 @@ class BrokerFastPathTest {
   }
 
   /**
-   * A reply held up to 64 KiB and failing after its headers, or streaming from its headers on.
-   * Only the fast path: through the servlet, a break within the first 64 KiB can also reach
-   * the caller as Jetty's 500 error page, the response's buffer not having been flushed yet.
+   * Through the servlet (a chunked request), a reply breaking before any of it left the
+   * response's 64 KiB buffer, whether held whole (30,000) or streamed (100,000), becomes a fault
+   * naming the backend; one breaking after 200 KB went out aborts the caller's connection.
+   */
+  @ParameterizedTest(name = "Content-Length {0}")
+  @ValueSource(ints = {100_000, 30_000})
+  void onTheServletPathABreakBeforeAnyByteLeftIsAFault(int length) throws Exception {
+    try (ServerSocket backend = new ServerSocket(0)) {
+      Thread.ofVirtual().start(() -> breakMidReply(backend, length, 2000));
+      broker("timeout: 5s\nroutes:\n  - path: /echo\n    to: http://127.0.0.1:"
+          + backend.getLocalPort() + "/x\n", CODEC);
+      byte[] envelope = ENVELOPE.getBytes(StandardCharsets.UTF_8);
+      expectPath(false, () -> {
+        HttpResponse<byte[]> r = post("/echo", "text/xml",
+            HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(envelope)));
+        assertThat(r.statusCode()).isEqualTo(500);
+        assertThat(fault(r).reason()).contains("the backend http://127.0.0.1:"
+            + backend.getLocalPort() + "/x failed");
+      });
+    }
+  }
+
+  @Test
+  void onTheServletPathABreakAfterBytesLeftAbortsTheCaller() throws Exception {
+    try (ServerSocket backend = new ServerSocket(0)) {
+      Thread.ofVirtual().start(() -> breakMidReply(backend, 400_000, 200_000));
+      broker("timeout: 5s\nroutes:\n  - path: /echo\n    to: http://127.0.0.1:"
+          + backend.getLocalPort() + "/x\n", CODEC);
+      byte[] envelope = ENVELOPE.getBytes(StandardCharsets.UTF_8);
+      expectPath(false, () -> assertThatThrownBy(() -> {
+        HttpResponse<InputStream> r = raw.send(request("/echo").header("Content-Type",
+            "text/xml").POST(HttpRequest.BodyPublishers.ofInputStream(
+                () -> new ByteArrayInputStream(envelope))).build(),
+            HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream in = r.body()) {
+          in.transferTo(OutputStream.nullOutputStream());
+        }
+      }).isInstanceOf(IOException.class));
+    }
+  }
+
+  /**
+   * A reply held up to 64 KiB and failing after its headers, or streaming from its headers on,
+   * on the fast path, whose reply bytes are written through: the caller's connection is aborted.
    */
   @ParameterizedTest(name = "Content-Length {0}")
   @ValueSource(ints = {100_000, 30_000})
   void aBackendBreakingMidReplyAbortsTheCaller(int length) throws Exception {
     try (ServerSocket backend = new ServerSocket(0)) {
-      Thread.ofVirtual().start(() -> breakMidReply(backend, length));
+      Thread.ofVirtual().start(() -> breakMidReply(backend, length, 2000));
       broker("timeout: 5s\nroutes:\n  - path: /echo\n    to: http://127.0.0.1:"
           + backend.getLocalPort() + "/x\n", CODEC);
       expectPath(true, () -> assertThatThrownBy(() -> {
@@ -309,9 +350,9 @@ class BrokerFastPathTest {
 
   /**
    * Reads a request to its end (sent whole, or chunked), then sends the start of a SOAP 1.1
-   * reply and hangs up.
+   * reply of {@code length} bytes, {@code sent} bytes of body in all, and hangs up.
    */
-  private static void breakMidReply(ServerSocket backend, int length) {
+  private static void breakMidReply(ServerSocket backend, int length, int sent) {
     try (Socket s = backend.accept()) {
       InputStream in = s.getInputStream();
       StringBuilder request = new StringBuilder();
@@ -325,7 +366,7 @@ class BrokerFastPathTest {
       }
       String start = "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: " + length
           + "\r\n\r\n<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body>"
-          + "z".repeat(2000);
+          + "z".repeat(sent);
       s.getOutputStream().write(start.getBytes(StandardCharsets.US_ASCII));
       s.getOutputStream().flush();
     } catch (IOException e) {
