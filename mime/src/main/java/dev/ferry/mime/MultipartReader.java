@@ -17,8 +17,8 @@ import java.util.Objects;
  * read from the source straight into it and the delimiter is searched there, so each body byte
  * is copied once. Only the bytes after a delimiter are moved to this reader's own buffer
  * (11 KiB with the vector search, 7 KiB without), which goes back to a small shared pool when the
- * reader reaches the end of the message or is closed, so the next reader reuses it rather than
- * allocating and zeroing a fresh one.
+ * reader reaches the end of the message (in the reading thread, after which nothing reads it),
+ * so the next reader reuses it rather than allocating and zeroing a fresh one.
  *
  * <pre>{@code
  * try (MultipartReader reader = MultipartReader.open(in, contentType)) {
@@ -38,7 +38,7 @@ public final class MultipartReader implements Closeable {
    * bytes: fewer, larger direct reads.
    */
   private static final int BUFFER_BYTES = (DelimiterSearch.VECTOR ? 11 : 7) * 1024;
-  /** Buffers of readers that reached the end or were closed, for the next readers. */
+  /** Buffers of readers that reached the end, for the next readers. */
   private static final BufferPool BUFFERS = new BufferPool(BUFFER_BYTES, 64);
 
   private final InputStream source;
@@ -117,7 +117,8 @@ public final class MultipartReader implements Closeable {
   public void close() throws IOException {
     if (!closed) {
       closed = true;
-      releaseBuffer();
+      // The buffer is not given back here: a close may come from another thread (a timeout,
+      // an abort) while a read is still using it, and a pooled array must have one holder.
       source.close();
     }
   }
