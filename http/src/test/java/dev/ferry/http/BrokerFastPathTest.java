@@ -293,13 +293,9 @@ class BrokerFastPathTest {
   @ValueSource(ints = {100_000, 30_000})
   void onTheServletPathABreakBeforeAnyByteLeftIsAFault(int length) throws Exception {
     try (ServerSocket backend = new ServerSocket(0)) {
-      Thread.ofVirtual().start(() -> breakMidReply(backend, length, 2000));
-      broker("timeout: 5s\nroutes:\n  - path: /echo\n    to: http://127.0.0.1:"
-          + backend.getLocalPort() + "/x\n", CODEC);
-      byte[] envelope = ENVELOPE.getBytes(StandardCharsets.UTF_8);
+      brokerToBreakingBackend(backend, length, 2000);
       expectPath(false, () -> {
-        HttpResponse<byte[]> r = post("/echo", "text/xml",
-            HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(envelope)));
+        HttpResponse<byte[]> r = post("/echo", "text/xml", chunked(ENVELOPE));
         assertThat(r.statusCode()).isEqualTo(500);
         assertThat(fault(r).reason()).contains("the backend http://127.0.0.1:"
             + backend.getLocalPort() + "/x failed");
@@ -310,19 +306,9 @@ class BrokerFastPathTest {
   @Test
   void onTheServletPathABreakAfterBytesLeftAbortsTheCaller() throws Exception {
     try (ServerSocket backend = new ServerSocket(0)) {
-      Thread.ofVirtual().start(() -> breakMidReply(backend, 400_000, 200_000));
-      broker("timeout: 5s\nroutes:\n  - path: /echo\n    to: http://127.0.0.1:"
-          + backend.getLocalPort() + "/x\n", CODEC);
-      byte[] envelope = ENVELOPE.getBytes(StandardCharsets.UTF_8);
-      expectPath(false, () -> assertThatThrownBy(() -> {
-        HttpResponse<InputStream> r = raw.send(request("/echo").header("Content-Type",
-            "text/xml").POST(HttpRequest.BodyPublishers.ofInputStream(
-                () -> new ByteArrayInputStream(envelope))).build(),
-            HttpResponse.BodyHandlers.ofInputStream());
-        try (InputStream in = r.body()) {
-          in.transferTo(OutputStream.nullOutputStream());
-        }
-      }).isInstanceOf(IOException.class));
+      brokerToBreakingBackend(backend, 400_000, 200_000);
+      expectPath(false, () -> assertThatThrownBy(() -> readReply(chunked(ENVELOPE)))
+          .isInstanceOf(IOException.class));
     }
   }
 
@@ -334,17 +320,32 @@ class BrokerFastPathTest {
   @ValueSource(ints = {100_000, 30_000})
   void aBackendBreakingMidReplyAbortsTheCaller(int length) throws Exception {
     try (ServerSocket backend = new ServerSocket(0)) {
-      Thread.ofVirtual().start(() -> breakMidReply(backend, length, 2000));
-      broker("timeout: 5s\nroutes:\n  - path: /echo\n    to: http://127.0.0.1:"
-          + backend.getLocalPort() + "/x\n", CODEC);
-      expectPath(true, () -> assertThatThrownBy(() -> {
-        HttpResponse<InputStream> r = raw.send(request("/echo")
-            .header("Content-Type", "text/xml").POST(HttpRequest.BodyPublishers.ofString(
-                ENVELOPE)).build(), HttpResponse.BodyHandlers.ofInputStream());
-        try (InputStream in = r.body()) {
-          in.transferTo(OutputStream.nullOutputStream());
-        }
-      }).isInstanceOf(IOException.class));
+      brokerToBreakingBackend(backend, length, 2000);
+      expectPath(true, () -> assertThatThrownBy(() -> readReply(
+          HttpRequest.BodyPublishers.ofString(ENVELOPE))).isInstanceOf(IOException.class));
+    }
+  }
+
+  /** Starts a broker whose /echo goes to {@code backend}, which breaks its reply. */
+  private void brokerToBreakingBackend(ServerSocket backend, int length, int sent)
+      throws Exception {
+    Thread.ofVirtual().start(() -> breakMidReply(backend, length, sent));
+    broker("timeout: 5s\nroutes:\n  - path: /echo\n    to: http://127.0.0.1:"
+        + backend.getLocalPort() + "/x\n", CODEC);
+  }
+
+  /** A body of unknown length: java.net.http sends it chunked. */
+  private static HttpRequest.BodyPublisher chunked(String text) {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    return HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes));
+  }
+
+  /** Posts {@code body} as text/xml to the broker's /echo and reads the reply to its end. */
+  private void readReply(HttpRequest.BodyPublisher body) throws Exception {
+    HttpResponse<InputStream> r = raw.send(request("/echo").header("Content-Type", "text/xml")
+        .POST(body).build(), HttpResponse.BodyHandlers.ofInputStream());
+    try (InputStream in = r.body()) {
+      in.transferTo(OutputStream.nullOutputStream());
     }
   }
 
