@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.Objects;
 
 /**
@@ -34,7 +35,6 @@ import java.util.Objects;
  */
 public final class MultipartWriter implements Closeable {
   private static final byte[] CRLF = {'\r', '\n'};
-  private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
   private final OutputStream out;
   private final String boundary;
@@ -58,29 +58,17 @@ public final class MultipartWriter implements Closeable {
    */
   public MultipartWriter(OutputStream out, String boundary) {
     this.out = Objects.requireNonNull(out, "out");
-    String random = randomHex();
+    String random = HexFormat.of().formatHex(randomBytes());
     this.boundary = boundary != null ? checkBoundary(boundary) : "MIMEBoundary_" + random;
     this.idSuffix = "." + random + "@ferry.dev";
-    this.delimiter = new byte[4 + this.boundary.length()];
-    delimiter[0] = '\r';
-    delimiter[1] = '\n';
-    delimiter[2] = '-';
-    delimiter[3] = '-';
-    putAscii(this.boundary, delimiter, 4); // RFC 2046 boundary characters are ASCII
+    this.delimiter = ("\r\n--" + this.boundary).getBytes(StandardCharsets.ISO_8859_1);
     this.headerScratch = new byte[512];
   }
 
-  /** 16 random bytes as 32 lower-case hex digits. */
-  @SuppressWarnings("deprecation") // String(byte[], int, int, int): ASCII bytes, one copy
-  private static String randomHex() {
+  private static byte[] randomBytes() {
     byte[] b = new byte[16];
     RandomPool.nextBytes(b);
-    byte[] hex = new byte[32];
-    for (int i = 0; i < b.length; i++) {
-      hex[2 * i] = HEX_DIGITS[b[i] >> 4 & 0xf];
-      hex[2 * i + 1] = HEX_DIGITS[b[i] & 0xf];
-    }
-    return new String(hex, 0, 0, hex.length);
+    return b;
   }
 
   /** Returns the boundary, for the Content-Type of the message. */
