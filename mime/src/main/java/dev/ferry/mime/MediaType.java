@@ -1,10 +1,13 @@
 package dev.ferry.mime;
 
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A Content-Type value: type, subtype and parameters (RFC 2045 section 5.1).
@@ -32,19 +35,28 @@ public final class MediaType {
     }
   }
 
+  private static final String[] NO_PARAMETERS = {};
+
   private final String type;
   private final String subtype;
-  private final Map<String, String> parameters;
+  /**
+   * Names (lower-case, each once) and values, alternating, in order: an array rather than a
+   * map because a media type has a handful of parameters and is built per message (a linked
+   * map, its nodes and the unmodifiable wrapper's entries were most of the cost of making one
+   * and formatting it).
+   */
+  private final String[] parameters;
+  private volatile Map<String, String> parameterMap; // made on the first call of parameters()
 
-  private MediaType(String type, String subtype, Map<String, String> parameters) {
+  private MediaType(String type, String subtype, String[] parameters) {
     this.type = type;
     this.subtype = subtype;
-    this.parameters = Collections.unmodifiableMap(parameters);
+    this.parameters = parameters;
   }
 
   /** Returns {@code type/subtype} with no parameters. */
   public static MediaType of(String type, String subtype) {
-    return new MediaType(requireToken(type), requireToken(subtype), new LinkedHashMap<>());
+    return new MediaType(requireToken(type), requireToken(subtype), NO_PARAMETERS);
   }
 
   /**
@@ -69,18 +81,39 @@ public final class MediaType {
       throw new IllegalArgumentException("parameters come as name, value pairs: "
           + parameters.length + " strings given");
     }
-    Map<String, String> params = new LinkedHashMap<>();
+    String[] params = new String[parameters.length];
+    int n = 0;
     for (int i = 0; i < parameters.length; i += 2) {
-      params.put(requireToken(parameters[i]), Objects.requireNonNull(parameters[i + 1]));
+      n = put(params, n, requireToken(parameters[i]), Objects.requireNonNull(parameters[i + 1]));
     }
-    return new MediaType(requireToken(type), requireToken(subtype), params);
+    return new MediaType(requireToken(type), requireToken(subtype), trim(params, n));
   }
 
   /** Returns a copy with {@code name} set to {@code value} (replacing an earlier value). */
   public MediaType withParameter(String name, String value) {
-    Map<String, String> copy = new LinkedHashMap<>(parameters);
-    copy.put(requireToken(name).toLowerCase(Locale.ROOT), value);
-    return new MediaType(type, subtype, copy);
+    String[] copy = Arrays.copyOf(parameters, parameters.length + 2);
+    int n = put(copy, parameters.length, requireToken(name), Objects.requireNonNull(value));
+    return new MediaType(type, subtype, trim(copy, n));
+  }
+
+  /**
+   * Sets {@code name} to {@code value} among the first {@code n} slots of {@code params}:
+   * in place if the name is there, else appended; returns the new count of slots in use.
+   */
+  private static int put(String[] params, int n, String name, String value) {
+    for (int i = 0; i < n; i += 2) {
+      if (params[i].equals(name)) {
+        params[i + 1] = value;
+        return n;
+      }
+    }
+    params[n] = name;
+    params[n + 1] = value;
+    return n + 2;
+  }
+
+  private static String[] trim(String[] params, int n) {
+    return n == params.length ? params : Arrays.copyOf(params, n);
   }
 
   /** Returns the type, lower-case (for example {@code multipart}). */
@@ -110,12 +143,30 @@ public final class MediaType {
 
   /** Returns the parameter's value, unquoted, or null. */
   public String parameter(String name) {
-    return parameters.get(name.toLowerCase(Locale.ROOT));
+    return lookUp(name.toLowerCase(Locale.ROOT));
+  }
+
+  private String lookUp(String lowerCaseName) {
+    for (int i = 0; i < parameters.length; i += 2) {
+      if (parameters[i].equals(lowerCaseName)) {
+        return parameters[i + 1];
+      }
+    }
+    return null;
   }
 
   /** Returns all parameters, names lower-case, in the order given. */
   public Map<String, String> parameters() {
-    return parameters;
+    Map<String, String> m = parameterMap;
+    if (m == null) {
+      Map<String, String> ordered = new LinkedHashMap<>();
+      for (int i = 0; i < parameters.length; i += 2) {
+        ordered.put(parameters[i], parameters[i + 1]);
+      }
+      m = Collections.unmodifiableMap(ordered);
+      parameterMap = m;
+    }
+    return m;
   }
 
   /** Returns the {@code boundary} parameter, or null. */
@@ -127,13 +178,13 @@ public final class MediaType {
   @Override
   public String toString() {
     int length = type.length() + subtype.length() + 1;
-    for (Map.Entry<String, String> p : parameters.entrySet()) {
-      length += p.getKey().length() + p.getValue().length() + 5; // "; " '=' and two quotes
+    for (int i = 0; i < parameters.length; i += 2) {
+      length += parameters[i].length() + parameters[i + 1].length() + 5; // "; " '=' 2 quotes
     }
     StringBuilder s = new StringBuilder(length).append(type).append('/').append(subtype);
-    for (Map.Entry<String, String> p : parameters.entrySet()) {
-      s.append("; ").append(p.getKey()).append('=');
-      appendValue(s, p.getValue());
+    for (int i = 0; i < parameters.length; i += 2) {
+      s.append("; ").append(parameters[i]).append('=');
+      appendValue(s, parameters[i + 1]);
     }
     return s.toString();
   }
@@ -141,12 +192,30 @@ public final class MediaType {
   @Override
   public boolean equals(Object o) {
     return o instanceof MediaType m && m.type.equals(type) && m.subtype.equals(subtype)
-        && m.parameters.equals(parameters);
+        && sameParameters(m);
   }
 
+  /** Same names with the same values, in any order (as two maps are equal). */
+  private boolean sameParameters(MediaType m) {
+    if (m.parameters.length != parameters.length) {
+      return false;
+    }
+    for (int i = 0; i < parameters.length; i += 2) {
+      if (!parameters[i + 1].equals(m.lookUp(parameters[i]))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** As {@code Map.hashCode} of the parameters: independent of their order. */
   @Override
   public int hashCode() {
-    return (type.hashCode() * 31 + subtype.hashCode()) * 31 + parameters.hashCode();
+    int h = 0;
+    for (int i = 0; i < parameters.length; i += 2) {
+      h += parameters[i].hashCode() ^ parameters[i + 1].hashCode();
+    }
+    return (type.hashCode() * 31 + subtype.hashCode()) * 31 + h;
   }
 
   private static void appendValue(StringBuilder s, String value) {
@@ -169,6 +238,8 @@ public final class MediaType {
     s.append('"');
   }
 
+
+
   static boolean isTokenChar(char c) {
     return c < 128 && TOKEN_CHARS[c];
   }
@@ -185,11 +256,66 @@ public final class MediaType {
     return true;
   }
 
+  /** Returns {@code s} lower-case (itself if it is), checked in the same pass. */
   private static String requireToken(String s) {
-    if (!isToken(s)) {
-      throw new IllegalArgumentException("not a MIME token: \"" + s + "\"");
+    boolean upper = false;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!isTokenChar(c)) {
+        throw new IllegalArgumentException("not a MIME token: \"" + s + "\"");
+      }
+      upper |= c >= 'A' && c <= 'Z';
     }
-    return s.toLowerCase(Locale.ROOT);
+    if (s.isEmpty()) {
+      throw new IllegalArgumentException("not a MIME token: \"\"");
+    }
+    return upper ? s.toLowerCase(Locale.ROOT) : s;
+  }
+
+  /**
+   * Parsed parameters, the first of two with one name kept. Names are looked up in a set once
+   * there are more than a few, so a header of thousands of parameters costs no quadratic time.
+   */
+  private static final class Parameters {
+    private static final int SCAN_LIMIT = 8;
+    private String[] pairs = new String[8];
+    private int n;
+    private Set<String> names;
+
+    void addIfAbsent(String name, String value) {
+      if (contains(name)) {
+        return;
+      }
+      if (n == pairs.length) {
+        pairs = Arrays.copyOf(pairs, n * 2);
+      }
+      pairs[n++] = name;
+      pairs[n++] = value;
+      if (names != null) {
+        names.add(name);
+      } else if (n / 2 > SCAN_LIMIT) {
+        names = new HashSet<>();
+        for (int i = 0; i < n; i += 2) {
+          names.add(pairs[i]);
+        }
+      }
+    }
+
+    private boolean contains(String name) {
+      if (names != null) {
+        return names.contains(name);
+      }
+      for (int i = 0; i < n; i += 2) {
+        if (pairs[i].equals(name)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    String[] toArray() {
+      return n == 0 ? NO_PARAMETERS : Arrays.copyOf(pairs, n);
+    }
   }
 
   /** A single-pass parser over one Content-Type value. */
@@ -206,7 +332,7 @@ public final class MediaType {
       skipSpace();
       expect('/');
       String subtype = token("subtype");
-      Map<String, String> params = new LinkedHashMap<>();
+      Parameters params = new Parameters();
       while (true) {
         skipSpace();
         if (pos == in.length()) {
@@ -225,10 +351,10 @@ public final class MediaType {
         expect('=');
         skipSpace();
         String value = pos < in.length() && in.charAt(pos) == '"' ? quoted() : token("value");
-        params.putIfAbsent(name, value);
+        params.addIfAbsent(name, value);
       }
       return new MediaType(type.toLowerCase(Locale.ROOT), subtype.toLowerCase(Locale.ROOT),
-          params);
+          params.toArray());
     }
 
     private String token(String what) {

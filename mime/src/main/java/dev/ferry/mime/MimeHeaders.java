@@ -21,13 +21,19 @@ import java.util.Locale;
  * }</pre>
  */
 public final class MimeHeaders {
+  private static final byte UNKNOWN = 0;
+  private static final byte ASCII = 1;
+  private static final byte NOT_ASCII = 2;
+
   /** No headers at all. */
-  public static final MimeHeaders EMPTY = new MimeHeaders(List.of());
+  public static final MimeHeaders EMPTY = new MimeHeaders(List.of(), ASCII);
 
   private final List<Field> fields;
+  private byte ascii; // whether every name and value is ASCII; a writer copies those in place
 
-  private MimeHeaders(List<Field> fields) {
+  private MimeHeaders(List<Field> fields, byte ascii) {
     this.fields = fields;
+    this.ascii = ascii;
   }
 
   /** One header field: its name as written, and its unfolded value without surrounding space. */
@@ -91,6 +97,30 @@ public final class MimeHeaders {
     return v == null ? null : v.trim().toLowerCase(Locale.ROOT);
   }
 
+  /**
+   * Returns true if every name and value is ASCII, so a writer can copy them byte for byte;
+   * known from the builder, found once for parsed headers.
+   */
+  boolean isAscii() {
+    if (ascii == UNKNOWN) {
+      boolean all = true;
+      for (Field f : fields) {
+        all &= isAscii(f.name) && isAscii(f.value);
+      }
+      ascii = all ? ASCII : NOT_ASCII;
+    }
+    return ascii == ASCII;
+  }
+
+  private static boolean isAscii(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 0x80) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   @Override
   public String toString() {
     return fields.toString();
@@ -109,6 +139,7 @@ public final class MimeHeaders {
   /** Builds {@link MimeHeaders}; checks names and values so that the writer emits valid MIME. */
   public static final class Builder {
     private final List<Field> fields = new ArrayList<>();
+    private boolean ascii = true; // names always are (checkName); false may be stale after remove
 
     private Builder() {}
 
@@ -120,19 +151,23 @@ public final class MimeHeaders {
      */
     public Builder add(String name, String value) {
       checkName(name);
+      char any = 0;
       for (int i = 0; i < value.length(); i++) {
         char c = value.charAt(i);
+        any |= c;
         if (c == '\r' || c == '\n') {
           throw new IllegalArgumentException("header value of " + name
               + " contains a line break at index " + i);
         }
       }
+      ascii &= any < 0x80;
       fields.add(new Field(name, value.strip()));
       return this;
     }
 
     /** Adds every field of {@code headers}. */
     public Builder addAll(MimeHeaders headers) {
+      ascii &= headers.isAscii();
       fields.addAll(headers.fields);
       return this;
     }
@@ -149,8 +184,8 @@ public final class MimeHeaders {
     }
 
     public MimeHeaders build() {
-      return fields.isEmpty() ? EMPTY : new MimeHeaders(Collections.unmodifiableList(
-          new ArrayList<>(fields)));
+      return fields.isEmpty() ? EMPTY : new MimeHeaders(List.copyOf(fields),
+          ascii ? ASCII : NOT_ASCII);
     }
 
     private static void checkName(String name) {
@@ -215,6 +250,7 @@ public final class MimeHeaders {
   }
 
   static MimeHeaders ofParsed(List<Field> fields) {
-    return fields.isEmpty() ? EMPTY : new MimeHeaders(Collections.unmodifiableList(fields));
+    return fields.isEmpty() ? EMPTY : new MimeHeaders(Collections.unmodifiableList(fields),
+        UNKNOWN);
   }
 }

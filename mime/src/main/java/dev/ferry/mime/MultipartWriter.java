@@ -7,7 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -35,12 +35,16 @@ import java.util.Objects;
  */
 public final class MultipartWriter implements Closeable {
   private static final byte[] CRLF = {'\r', '\n'};
+  private static final byte[] RANDOM_DELIMITER = ascii("\r\n--MIMEBoundary_");
+  private static final byte[] HEX = ascii("0123456789abcdef");
+  private static final int RANDOM_BYTES = 16;
+  private static final int MIN_SCRATCH = 256;
 
   private final OutputStream out;
   private final String boundary;
   private final String idSuffix;
   private final byte[] delimiter; // CRLF "--" boundary
-  private final byte[] headerScratch;
+  private byte[] scratch = new byte[MIN_SCRATCH]; // a part's delimiter and header section
   private int contentIds;
   private int parts;
   private OutputStream openBody;
@@ -58,17 +62,38 @@ public final class MultipartWriter implements Closeable {
    */
   public MultipartWriter(OutputStream out, String boundary) {
     this.out = Objects.requireNonNull(out, "out");
-    String random = HexFormat.of().formatHex(randomBytes());
-    this.boundary = boundary != null ? checkBoundary(boundary) : "MIMEBoundary_" + random;
-    this.idSuffix = "." + random + "@ferry.dev";
-    this.delimiter = ("\r\n--" + this.boundary).getBytes(StandardCharsets.ISO_8859_1);
-    this.headerScratch = new byte[512];
+    byte[] randomDelimiter = randomDelimiter();
+    int hexStart = RANDOM_DELIMITER.length;
+    String hex = new String(randomDelimiter, hexStart, 2 * RANDOM_BYTES,
+        StandardCharsets.ISO_8859_1);
+    if (boundary == null) {
+      this.delimiter = randomDelimiter;
+      this.boundary = new String(randomDelimiter, 4, randomDelimiter.length - 4,
+          StandardCharsets.ISO_8859_1);
+    } else {
+      this.boundary = checkBoundary(boundary);
+      this.delimiter = ascii("\r\n--" + boundary);
+    }
+    this.idSuffix = "." + hex + "@ferry.dev";
   }
 
-  private static byte[] randomBytes() {
-    byte[] b = new byte[16];
-    RandomPool.nextBytes(b);
-    return b;
+  /**
+   * Returns CRLF "--MIMEBoundary_" and 16 random bytes in hex, written straight into the
+   * delimiter's array (the boundary and the Content-IDs' suffix are read off it).
+   */
+  private static byte[] randomDelimiter() {
+    byte[] random = new byte[RANDOM_BYTES];
+    RandomPool.nextBytes(random);
+    byte[] d = Arrays.copyOf(RANDOM_DELIMITER, RANDOM_DELIMITER.length + 2 * RANDOM_BYTES);
+    for (int i = 0, at = RANDOM_DELIMITER.length; i < RANDOM_BYTES; i++) {
+      d[at++] = HEX[(random[i] >> 4) & 0xf];
+      d[at++] = HEX[random[i] & 0xf];
+    }
+    return d;
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.ISO_8859_1);
   }
 
   /** Returns the boundary, for the Content-Type of the message. */
@@ -105,24 +130,15 @@ public final class MultipartWriter implements Closeable {
    * @throws IllegalStateException if the previous part's body stream is still open
    */
   public OutputStream startPart(MimeHeaders headers) throws IOException {
-    ensureReady();
-    if (parts++ == 0) {
-      out.write(delimiter, 2, delimiter.length - 2); // no line break before the first
-    } else {
-      out.write(delimiter);
-    }
-    out.write(CRLF);
-    writeHeaders(headers);
-    out.write(CRLF);
+    writeHead(headers);
     openBody = new BodyStream();
     return openBody;
   }
 
   /** Writes a whole part whose body is {@code body}. */
   public void writePart(MimeHeaders headers, byte[] body) throws IOException {
-    try (OutputStream o = startPart(headers)) {
-      o.write(body);
-    }
+    writeHead(headers);
+    out.write(body);
   }
 
   /** Writes a whole part whose body is the rest of {@code body}, copied in bulk. */
@@ -148,52 +164,70 @@ public final class MultipartWriter implements Closeable {
       throw new IllegalStateException("a multipart body needs at least one part");
     }
     closed = true;
-    out.write(delimiter);
-    out.write('-');
-    out.write('-');
-    out.write(CRLF);
+    byte[] buf = scratch(delimiter.length + 4);
+    int n = put(delimiter, 0, buf, 0);
+    buf[n++] = '-';
+    buf[n++] = '-';
+    buf[n++] = '\r';
+    buf[n++] = '\n';
+    out.write(buf, 0, n);
     out.flush();
   }
 
   /**
-   * Writes the header lines through the scratch buffer, ASCII encoded in place (no string or
-   * array per line); a line with other characters, or too long for the buffer, is encoded as
-   * UTF-8 on its own.
+   * Writes a new part's delimiter and header section in one call to the stream: ASCII headers
+   * (the usual case) are copied into the scratch array as they are; any others are encoded as
+   * UTF-8.
    */
-  private void writeHeaders(MimeHeaders headers) throws IOException {
-    byte[] buf = headerScratch;
-    int n = 0;
+  private void writeHead(MimeHeaders headers) throws IOException {
+    ensureReady();
+    int from = parts++ == 0 ? 2 : 0; // no line break before the first delimiter
+    if (!headers.isAscii()) {
+      writeEncodedHead(headers, from);
+      return;
+    }
+    int length = delimiter.length + 4;
     for (MimeHeaders.Field f : headers.fields()) {
-      String name = f.name();
-      String value = f.value();
-      int length = name.length() + value.length() + 4; // ": " and CRLF
-      if (n + length > buf.length) {
-        out.write(buf, 0, n);
-        n = 0;
-      }
-      if (length > buf.length || !isAscii(name) || !isAscii(value)) {
-        out.write(buf, 0, n);
-        n = 0;
-        out.write((name + ": " + value + "\r\n").getBytes(StandardCharsets.UTF_8));
-        continue;
-      }
-      n = putAscii(name, buf, n);
+      length += f.name().length() + f.value().length() + 4; // ": " and CRLF
+    }
+    byte[] buf = scratch(length);
+    int n = put(delimiter, from, buf, 0);
+    buf[n++] = '\r';
+    buf[n++] = '\n';
+    for (MimeHeaders.Field f : headers.fields()) {
+      n = putAscii(f.name(), buf, n);
       buf[n++] = ':';
       buf[n++] = ' ';
-      n = putAscii(value, buf, n);
+      n = putAscii(f.value(), buf, n);
       buf[n++] = '\r';
       buf[n++] = '\n';
     }
+    buf[n++] = '\r';
+    buf[n++] = '\n';
     out.write(buf, 0, n);
   }
 
-  private static boolean isAscii(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) >= 0x80) {
-        return false;
-      }
+  private void writeEncodedHead(MimeHeaders headers, int from) throws IOException {
+    StringBuilder lines = new StringBuilder();
+    for (MimeHeaders.Field f : headers.fields()) {
+      lines.append(f.name()).append(": ").append(f.value()).append("\r\n");
     }
-    return true;
+    out.write(delimiter, from, delimiter.length - from);
+    out.write(CRLF);
+    out.write(lines.append("\r\n").toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Returns the scratch array, grown to at least {@code length} bytes. */
+  private byte[] scratch(int length) {
+    if (scratch.length < length) {
+      scratch = new byte[Math.max(length, scratch.length * 2)];
+    }
+    return scratch;
+  }
+
+  private static int put(byte[] bytes, int from, byte[] buf, int at) {
+    System.arraycopy(bytes, from, buf, at, bytes.length - from);
+    return at + bytes.length - from;
   }
 
   /** Puts the ASCII string {@code s} into {@code buf} at {@code at}; returns the end. */

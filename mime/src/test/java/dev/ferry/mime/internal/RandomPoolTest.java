@@ -1,0 +1,58 @@
+package dev.ferry.mime.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+class RandomPoolTest {
+  @Test
+  void concurrentDrawsNeverShareBytesAcrossManyBlocks() throws Exception {
+    int threads = 8;
+    int draws = 3000; // 8 x 3000 x 16 bytes: about 94 blocks of 4 KiB
+    Set<String> seen = ConcurrentHashMap.newKeySet();
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> all = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      all.add(Thread.ofPlatform().start(() -> {
+        awaitQuietly(start);
+        for (int i = 0; i < draws; i++) {
+          byte[] b = new byte[16];
+          RandomPool.nextBytes(b);
+          seen.add(HexFormat.of().formatHex(b));
+        }
+      }));
+    }
+    start.countDown();
+    for (Thread t : all) {
+      t.join();
+    }
+    assertThat(seen).hasSize(threads * draws);
+  }
+
+  @Test
+  void drawsOfEverySizeUpToAndBeyondABlockAreFilled() {
+    for (int size : new int[] {1, 15, 4095, 4096, 4097, 20000}) {
+      byte[] b = new byte[size];
+      RandomPool.nextBytes(b);
+      int zeros = 0;
+      for (byte x : b) {
+        zeros += x == 0 ? 1 : 0;
+      }
+      assertThat(zeros).as("zero bytes in %d random bytes", size).isLessThan(size / 32 + 2);
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
