@@ -29,6 +29,30 @@ class MediaTypeTest {
   @Test
   void firstOfDuplicateParametersWins() {
     assertThat(MediaType.parse("a/b; x=1; X=2").parameter("x")).isEqualTo("1");
+    // past the few a linear scan handles, the names go into a set: same answer
+    StringBuilder many = new StringBuilder("a/b");
+    for (int i = 0; i < 20_000; i++) {
+      many.append("; p").append(i % 500).append('=').append(i);
+    }
+    MediaType t = MediaType.parse(many.toString());
+    assertThat(t.parameters()).hasSize(500);
+    assertThat(t.parameter("p0")).isEqualTo("0");
+    assertThat(t.parameter("P499")).isEqualTo("499");
+    assertThat(t.parameters().keySet()).startsWith("p0", "p1", "p2");
+  }
+
+  @Test
+  void equalityAndHashIgnoreParameterOrderButNotValues() {
+    MediaType a = MediaType.parse("multipart/related; type=\"text/xml\"; boundary=b");
+    MediaType b = MediaType.of("multipart", "related", "boundary", "b", "type", "text/xml");
+    assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+    assertThat(a.hashCode()).isEqualTo(((("multipart".hashCode() * 31) + "related".hashCode())
+        * 31) + a.parameters().hashCode()); // as a map's hash, whatever the order
+    assertThat(a).isNotEqualTo(b.withParameter("type", "text/plain"))
+        .isNotEqualTo(b.withParameter("charset", "utf-8"))
+        .isNotEqualTo(MediaType.of("multipart", "mixed", "boundary", "b", "type", "text/xml"));
+    assertThat(b.withParameter("TYPE", "x").parameters()).containsExactly(
+        java.util.Map.entry("boundary", "b"), java.util.Map.entry("type", "x"));
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.ferry.mime.internal;
 
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -97,8 +98,8 @@ final class VectorDelimiterScan {
       byte last) {
     final int width = SPECIES.length();
     for (; i <= lastPair; i += 2 * width) {
-      if (candidates(in, i, lastOffset, first, last)
-          .or(candidates(in, i + width, lastOffset, first, last)).anyTrue()) {
+      if (quickCandidates(in, i, lastOffset, first, last)
+          .or(quickCandidates(in, i + width, lastOffset, first, last)).anyTrue()) {
         return i;
       }
     }
@@ -110,6 +111,20 @@ final class VectorDelimiterScan {
       byte last) {
     return ByteVector.fromArray(SPECIES, in, i).eq(first)
         .and(ByteVector.fromArray(SPECIES, in, i + lastOffset).eq(last));
+  }
+
+  /**
+   * {@link #candidates} for the fast loop, which needs only whether there are any: the two
+   * windows are XORed with the first and last byte and ORed, so a lane is zero where both
+   * match, and then compared once. Two compares into masks and an AND of the masks took about
+   * a fifth longer per window here (AVX-512 on Zen 4); in the confirming loop, which needs
+   * the mask's bits, the plain form was faster.
+   */
+  private static VectorMask<Byte> quickCandidates(byte[] in, int i, int lastOffset, byte first,
+      byte last) {
+    return ByteVector.fromArray(SPECIES, in, i).lanewise(VectorOperators.XOR, first)
+        .or(ByteVector.fromArray(SPECIES, in, i + lastOffset).lanewise(VectorOperators.XOR, last))
+        .eq((byte) 0);
   }
 
   /**
