@@ -1,7 +1,6 @@
 package dev.ferry.mime.internal;
 
 import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -62,12 +61,12 @@ final class VectorDelimiterScan {
       // compiled.
       int quietFrom = i + DENSE_RUN;
       for (; i <= lastPair && i < quietFrom; i += 2 * width) {
-        VectorMask<Byte> a = candidates(in, i, lastOffset, first, last);
-        VectorMask<Byte> b = candidates(in, i + width, lastOffset, first, last);
-        if (a.or(b).anyTrue()) {
-          int s = confirm(search, in, i, a.toLong());
+        long a = candidates(in, i, lastOffset, first, last);
+        long b = candidates(in, i + width, lastOffset, first, last);
+        if ((a | b) != 0) {
+          int s = confirm(search, in, i, a);
           if (s < 0) {
-            s = confirm(search, in, i + width, b.toLong());
+            s = confirm(search, in, i + width, b);
           }
           if (s >= 0) {
             return s;
@@ -78,9 +77,9 @@ final class VectorDelimiterScan {
     }
     for (; i < lastWindow + width; i += width) {
       i = Math.min(i, lastWindow);
-      VectorMask<Byte> a = candidates(in, i, lastOffset, first, last);
-      if (a.anyTrue()) {
-        int s = confirm(search, in, i, a.toLong());
+      long a = candidates(in, i, lastOffset, first, last);
+      if (a != 0) {
+        int s = confirm(search, in, i, a);
         if (s >= 0) {
           return s;
         }
@@ -98,33 +97,26 @@ final class VectorDelimiterScan {
       byte last) {
     final int width = SPECIES.length();
     for (; i <= lastPair; i += 2 * width) {
-      if (quickCandidates(in, i, lastOffset, first, last)
-          .or(quickCandidates(in, i + width, lastOffset, first, last)).anyTrue()) {
+      if ((candidates(in, i, lastOffset, first, last)
+          | candidates(in, i + width, lastOffset, first, last)) != 0) {
         return i;
       }
     }
     return i;
   }
 
-  /** The starts {@code i + k} whose first and last bytes are the delimiter's. */
-  private static VectorMask<Byte> candidates(byte[] in, int i, int lastOffset, byte first,
-      byte last) {
-    return ByteVector.fromArray(SPECIES, in, i).eq(first)
-        .and(ByteVector.fromArray(SPECIES, in, i + lastOffset).eq(last));
-  }
-
   /**
-   * {@link #candidates} for the fast loop, which needs only whether there are any: the two
-   * windows are XORed with the first and last byte and ORed, so a lane is zero where both
-   * match, and then compared once. Two compares into masks and an AND of the masks took about
-   * a fifth longer per window here (AVX-512 on Zen 4); in the confirming loop, which needs
-   * the mask's bits, the plain form was faster.
+   * The starts {@code i + k} whose first and last bytes are the delimiter's, as bits: the two
+   * windows are XORed with those bytes and ORed, so a lane is zero where both match, and
+   * compared once with zero (two compares into masks and an AND of the masks took about a fifth
+   * longer per window here, AVX-512 on Zen 4). Bits, not a {@code VectorMask}: where HotSpot
+   * does not inline this method (seen in the tail loop), a mask returned is an object
+   * allocated per call, a {@code long} is not.
    */
-  private static VectorMask<Byte> quickCandidates(byte[] in, int i, int lastOffset, byte first,
-      byte last) {
+  private static long candidates(byte[] in, int i, int lastOffset, byte first, byte last) {
     return ByteVector.fromArray(SPECIES, in, i).lanewise(VectorOperators.XOR, first)
         .or(ByteVector.fromArray(SPECIES, in, i + lastOffset).lanewise(VectorOperators.XOR, last))
-        .eq((byte) 0);
+        .eq((byte) 0).toLong();
   }
 
   /**
