@@ -38,6 +38,25 @@ class MultipartWriterTest {
   }
 
   @Test
+  void writesParsedAndCombinedHeadersAsTheyCame() throws Exception {
+    byte[] section = "X-Name: caf\u00e9\r\nContent-ID: <p@x>\r\n\r\n"
+        .getBytes(StandardCharsets.UTF_8);
+    MimeHeaders parsed = MimeHeaders.readFrom(new ByteArrayInputStream(section),
+        MimeLimits.DEFAULTS, false);
+    MimeHeaders ascii = MimeHeaders.builder().add("A", "1").build();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    MultipartWriter w = new MultipartWriter(out, "b");
+    w.writePart(ascii, new byte[0]);
+    w.writePart(parsed, new byte[0]); // parsed: found to be not ASCII on first use
+    w.writePart(MimeHeaders.builder().addAll(ascii).addAll(parsed).build(), new byte[0]);
+    w.close();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("--b\r\nA: 1\r\n\r\n"
+        + "\r\n--b\r\nX-Name: caf\u00e9\r\nContent-ID: <p@x>\r\n\r\n"
+        + "\r\n--b\r\nA: 1\r\nX-Name: caf\u00e9\r\nContent-ID: <p@x>\r\n\r\n"
+        + "\r\n--b--\r\n");
+  }
+
+  @Test
   void boundaryAndContentIdsComeFromOneRandomValuePerMessage() {
     MultipartWriter a = new MultipartWriter(new ByteArrayOutputStream());
     MultipartWriter b = new MultipartWriter(new ByteArrayOutputStream());
