@@ -24,7 +24,8 @@ import org.eclipse.jetty.util.Callback;
  * One exchange on the broker's fast path ({@link BrokerFastPath}). The caller's body is copied
  * out as Jetty delivers it, the thread returning whenever the rest has not arrived yet; the
  * message is then read, routed and changed as on the servlet path ({@link Forwarding}) and sent
- * on whole by {@link BackendClient#send}; a reply taken whole is written back with a callback,
+ * on whole by {@link BackendClient#send} (a multipart one as the caller's bytes around the
+ * changed envelope, see {@link Splice}); a reply taken whole is written back with a callback,
  * so no thread waits anywhere in the exchange. A reply too long to be held streams back on one
  * of the backend client's threads, as it would through the servlet. Faults, the metrics and the
  * access log are as on the servlet path; a reply that breaks after it began to flow back aborts
@@ -118,11 +119,11 @@ final class FastExchange implements BackendClient.ReplyHandler {
   }
 
   /** What goes to the backend. */
-  private record Outgoing(String contentType, ByteBuffer body, String soapAction) {}
+  private record Outgoing(String contentType, ByteBuffer[] body, String soapAction) {}
 
   /**
-   * Reads, routes and changes the message and writes it out whole; answers with a fault and
-   * returns null if it cannot go on.
+   * Reads, routes and changes the message and makes what goes to the backend; answers with a
+   * fault and returns null if it cannot go on.
    */
   private Outgoing prepare() throws IOException {
     MessageBuffer buffer;
@@ -143,16 +144,31 @@ final class FastExchange implements BackendClient.ReplyHandler {
         return null;
       }
       copy = broker.audit.open(route);
+      return outgoing(message, soapAction);
+    }
+  }
+
+  /**
+   * The request as it goes to the backend: the caller's bytes around the changed envelope where
+   * it can ({@link Splice}; not with an audit copy, which tees what is written), else written
+   * out whole. Answers with a fault and returns null if a part after the root is malformed or
+   * over a limit.
+   */
+  private Outgoing outgoing(Message message, String soapAction) {
+    try {
+      ByteBuffer[] spliced = route.audit() == null ? Splice.of(message, body, received) : null;
+      if (spliced != null) {
+        return new Outgoing(request.getHeaders().get(HttpHeader.CONTENT_TYPE), spliced,
+            soapAction);
+      }
       Payload payload = copy.wrap(message.toPayload());
       // what came in, plus room for the trace header and a longer wsa:To
       Held out = new Held(received + 1024);
-      try {
-        payload.writeTo(out);
-      } catch (IOException e) {
-        failed(e);
-        return null;
-      }
-      return new Outgoing(payload.contentType(), out.asBuffer(), soapAction);
+      payload.writeTo(out);
+      return new Outgoing(payload.contentType(), new ByteBuffer[] {out.asBuffer()}, soapAction);
+    } catch (IOException e) {
+      failed(e);
+      return null;
     }
   }
 
