@@ -142,13 +142,12 @@ final class BackendClient implements AutoCloseable {
   }
 
   /**
-   * Sends a request held whole ({@code body}: its pieces in order, not copied) to {@code uri}
-   * without waiting for its reply: {@code handler} is told of it, with the same checks and
-   * failures as {@link #call}. A reply taken whole, or a failure, reaches the handler on the
-   * thread that received it, which must not block; a reply that streams reaches it on a thread
-   * of this client's, since reading it may block.
+   * Sends a request held whole to {@code uri} without waiting for its reply: {@code handler} is
+   * told of it, with the same checks and failures as {@link #call}. A reply taken whole, or a
+   * failure, reaches the handler on the thread that received it, which must not block; a reply
+   * that streams reaches it on a thread of this client's, since reading it may block.
    */
-  void send(URI uri, String contentType, ByteBuffer[] body, String soapAction,
+  void send(URI uri, String contentType, ByteBuffer body, String soapAction,
       ReplyHandler handler) {
     Request request = newRequest(uri, soapAction);
     Reply reply = new Reply(HELD_REPLY_BYTES);

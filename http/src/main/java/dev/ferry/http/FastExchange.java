@@ -32,6 +32,11 @@ import org.eclipse.jetty.util.Callback;
  * the caller's connection.
  */
 final class FastExchange implements BackendClient.ReplyHandler {
+  /**
+   * Room in {@link #body} before the caller's bytes, for the changed envelope to grow into
+   * when the request is sent on from the same array ({@link Splice}).
+   */
+  static final int HEADROOM = 1024;
   private final BrokerFastPath broker;
   private final Request request;
   private final Response response;
@@ -56,7 +61,7 @@ final class FastExchange implements BackendClient.ReplyHandler {
     this.callback = callback;
     this.type = type;
     this.path = request.getHttpURI().getPath();
-    this.body = new byte[(int) request.getLength()];
+    this.body = new byte[HEADROOM + (int) request.getLength()];
     this.version = HttpSoap.version(type);
   }
 
@@ -80,12 +85,12 @@ final class FastExchange implements BackendClient.ReplyHandler {
       ByteBuffer bytes = chunk.getByteBuffer();
       int n = bytes.remaining();
       boolean last = chunk.isLast();
-      if (n > body.length - received) {
+      if (n > body.length - HEADROOM - received) {
         chunk.release(); // Jetty holds a body to its Content-Length; this is only a guard
         abort(new IOException("the request is longer than its Content-Length"), "request broken");
         return;
       }
-      bytes.get(body, received, n);
+      bytes.get(body, HEADROOM + received, n);
       chunk.release();
       received += n;
       broker.metrics.requestBytes(n);
@@ -119,7 +124,7 @@ final class FastExchange implements BackendClient.ReplyHandler {
   }
 
   /** What goes to the backend. */
-  private record Outgoing(String contentType, ByteBuffer[] body, String soapAction) {}
+  private record Outgoing(String contentType, ByteBuffer body, String soapAction) {}
 
   /**
    * Reads, routes and changes the message and makes what goes to the backend; answers with a
@@ -128,7 +133,7 @@ final class FastExchange implements BackendClient.ReplyHandler {
   private Outgoing prepare() throws IOException {
     MessageBuffer buffer;
     try {
-      buffer = broker.codec.read(new ByteArrayInputStream(body, 0, received),
+      buffer = broker.codec.read(new ByteArrayInputStream(body, HEADROOM, received),
           request.getHeaders().get(HttpHeader.CONTENT_TYPE));
     } catch (DecodeException e) {
       reply(FaultReplies.forUnreadableRequest(version, e));
@@ -156,7 +161,8 @@ final class FastExchange implements BackendClient.ReplyHandler {
    */
   private Outgoing outgoing(Message message, String soapAction) {
     try {
-      ByteBuffer[] spliced = route.audit() == null ? Splice.of(message, body, received) : null;
+      ByteBuffer spliced = route.audit() == null
+          ? Splice.of(message, body, HEADROOM, received) : null;
       if (spliced != null) {
         return new Outgoing(request.getHeaders().get(HttpHeader.CONTENT_TYPE), spliced,
             soapAction);
@@ -165,7 +171,7 @@ final class FastExchange implements BackendClient.ReplyHandler {
       // what came in, plus room for the trace header and a longer wsa:To
       Held out = new Held(received + 1024);
       payload.writeTo(out);
-      return new Outgoing(payload.contentType(), new ByteBuffer[] {out.asBuffer()}, soapAction);
+      return new Outgoing(payload.contentType(), out.asBuffer(), soapAction);
     } catch (IOException e) {
       failed(e);
       return null;

@@ -65,6 +65,29 @@ class BrokerSpliceTest {
     assertThat(attachment(m)).isEqualTo(blob());
   }
 
+  /** A shorter envelope (a long wsa:To made short): what comes before it moves the other way. */
+  @Test
+  void aShorterEnvelopeGoesOnAsWell() throws Exception {
+    byte[] sent = request("short", "http://caller.example/" + "x".repeat(600));
+    Received got = forward(sent, "");
+    assertThat(got.contentType()).isEqualTo(TYPE);
+    assertThat(got.body().length).isLessThan(sent.length);
+    assertThat(got.message().addressing().to()).isEqualTo(got.backend());
+    assertThat(tail(got.body())).isEqualTo(tail(sent));
+    assertThat(attachment(got.message())).isEqualTo(blob());
+  }
+
+  /** An envelope that grows by more than the room before the request is written anew. */
+  @Test
+  void anEnvelopeOutgrowingTheRoomIsWrittenAnew() throws Exception {
+    String query = "?" + "q".repeat(FastExchange.HEADROOM + 100);
+    Received got = forward(request("long"), query);
+    assertThat(got.contentType()).doesNotContain(BOUNDARY);
+    assertThat(got.message().addressing().to()).isEqualTo(got.backend()).endsWith(query);
+    assertThat(note(got.message())).isEqualTo("long");
+    assertThat(attachment(got.message())).isEqualTo(blob());
+  }
+
   @Test
   void anEnvelopeHoldingTheBoundaryIsWrittenAnew() throws Exception {
     Received got = forward(request("see --" + BOUNDARY + " here"));
@@ -121,9 +144,13 @@ class BrokerSpliceTest {
 
   /** A small MTOM request, its wsa:To the caller's, {@code note} in its body. */
   private static byte[] request(String note) throws IOException {
+    return request(note, "http://caller.example/echo");
+  }
+
+  private static byte[] request(String note, String to) throws IOException {
     String root = "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\""
         + " xmlns:a=\"http://www.w3.org/2005/08/addressing\"><s:Header>"
-        + "<a:To>http://caller.example/echo</a:To><a:Action>urn:ping</a:Action></s:Header>"
+        + "<a:To>" + to + "</a:To><a:Action>urn:ping</a:Action></s:Header>"
         + "<s:Body><ping xmlns=\"urn:t\"><data><xop:Include"
         + " xmlns:xop=\"http://www.w3.org/2004/08/xop/include\" href=\"cid:att\"/></data>"
         + "<note>" + note + "</note></ping></s:Body></s:Envelope>";
@@ -144,11 +171,18 @@ class BrokerSpliceTest {
     }
   }
 
-  /** Posts {@code body} through a broker (by its fast path) to a backend that records it. */
   private Received forward(byte[] body) throws Exception {
+    return forward(body, "");
+  }
+
+  /**
+   * Posts {@code body} through a broker (by its fast path) to a backend that records it; the
+   * route's URL ends with {@code query}.
+   */
+  private Received forward(byte[] body, String query) throws Exception {
     try (ServerSocket backend = new ServerSocket(0)) {
       CompletableFuture<Received> got = new CompletableFuture<>();
-      String to = "http://127.0.0.1:" + backend.getLocalPort() + "/x";
+      String to = "http://127.0.0.1:" + backend.getLocalPort() + "/x" + query;
       Thread.ofVirtual().start(() -> record(backend, to, got));
       broker = Broker.builder().routes(Routes.parse("routes:\n  - path: /echo\n    to: " + to
           + "\n")).build().start();
