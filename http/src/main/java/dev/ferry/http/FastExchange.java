@@ -24,13 +24,19 @@ import org.eclipse.jetty.util.Callback;
  * One exchange on the broker's fast path ({@link BrokerFastPath}). The caller's body is copied
  * out as Jetty delivers it, the thread returning whenever the rest has not arrived yet; the
  * message is then read, routed and changed as on the servlet path ({@link Forwarding}) and sent
- * on whole by {@link BackendClient#send}; a reply taken whole is written back with a callback,
+ * on whole by {@link BackendClient#send} (a multipart one as the caller's bytes around the
+ * changed envelope, see {@link Splice}); a reply taken whole is written back with a callback,
  * so no thread waits anywhere in the exchange. A reply too long to be held streams back on one
  * of the backend client's threads, as it would through the servlet. Faults, the metrics and the
  * access log are as on the servlet path; a reply that breaks after it began to flow back aborts
  * the caller's connection.
  */
 final class FastExchange implements BackendClient.ReplyHandler {
+  /**
+   * Room in {@link #body} before the caller's bytes, for the changed envelope to grow into
+   * when the request is sent on from the same array ({@link Splice}).
+   */
+  static final int HEADROOM = 1024;
   private final BrokerFastPath broker;
   private final Request request;
   private final Response response;
@@ -55,7 +61,7 @@ final class FastExchange implements BackendClient.ReplyHandler {
     this.callback = callback;
     this.type = type;
     this.path = request.getHttpURI().getPath();
-    this.body = new byte[(int) request.getLength()];
+    this.body = new byte[HEADROOM + (int) request.getLength()];
     this.version = HttpSoap.version(type);
   }
 
@@ -79,12 +85,12 @@ final class FastExchange implements BackendClient.ReplyHandler {
       ByteBuffer bytes = chunk.getByteBuffer();
       int n = bytes.remaining();
       boolean last = chunk.isLast();
-      if (n > body.length - received) {
+      if (n > body.length - HEADROOM - received) {
         chunk.release(); // Jetty holds a body to its Content-Length; this is only a guard
         abort(new IOException("the request is longer than its Content-Length"), "request broken");
         return;
       }
-      bytes.get(body, received, n);
+      bytes.get(body, HEADROOM + received, n);
       chunk.release();
       received += n;
       broker.metrics.requestBytes(n);
@@ -121,13 +127,13 @@ final class FastExchange implements BackendClient.ReplyHandler {
   private record Outgoing(String contentType, ByteBuffer body, String soapAction) {}
 
   /**
-   * Reads, routes and changes the message and writes it out whole; answers with a fault and
-   * returns null if it cannot go on.
+   * Reads, routes and changes the message and makes what goes to the backend; answers with a
+   * fault and returns null if it cannot go on.
    */
   private Outgoing prepare() throws IOException {
     MessageBuffer buffer;
     try {
-      buffer = broker.codec.read(new ByteArrayInputStream(body, 0, received),
+      buffer = broker.codec.read(new ByteArrayInputStream(body, HEADROOM, received),
           request.getHeaders().get(HttpHeader.CONTENT_TYPE));
     } catch (DecodeException e) {
       reply(FaultReplies.forUnreadableRequest(version, e));
@@ -143,16 +149,32 @@ final class FastExchange implements BackendClient.ReplyHandler {
         return null;
       }
       copy = broker.audit.open(route);
+      return outgoing(message, soapAction);
+    }
+  }
+
+  /**
+   * The request as it goes to the backend: the caller's bytes around the changed envelope where
+   * it can ({@link Splice}; not with an audit copy, which tees what is written), else written
+   * out whole. Answers with a fault and returns null if a part after the root is malformed or
+   * over a limit.
+   */
+  private Outgoing outgoing(Message message, String soapAction) {
+    try {
+      ByteBuffer spliced = route.audit() == null
+          ? Splice.of(message, body, HEADROOM, received) : null;
+      if (spliced != null) {
+        return new Outgoing(request.getHeaders().get(HttpHeader.CONTENT_TYPE), spliced,
+            soapAction);
+      }
       Payload payload = copy.wrap(message.toPayload());
       // what came in, plus room for the trace header and a longer wsa:To
       Held out = new Held(received + 1024);
-      try {
-        payload.writeTo(out);
-      } catch (IOException e) {
-        failed(e);
-        return null;
-      }
+      payload.writeTo(out);
       return new Outgoing(payload.contentType(), out.asBuffer(), soapAction);
+    } catch (IOException e) {
+      failed(e);
+      return null;
     }
   }
 

@@ -45,6 +45,7 @@ public final class XopPackage implements Closeable {
   private ByteString root;
   private MimeHeaders rootHeaders = MimeHeaders.EMPTY;
   private String rootContentId;
+  private long rootOffset = -1;
   private boolean complete;
 
   private XopPackage(XopCodec codec, MediaType contentType, MultipartReader reader) {
@@ -109,6 +110,7 @@ public final class XopPackage implements Closeable {
     root = readRoot(p.decodedBody(), codec.limits().maxRootBytes(), "part " + p.index());
     rootHeaders = p.headers();
     rootContentId = p.contentId();
+    rootOffset = p.bodyOffset();
   }
 
   private static ByteString readRoot(InputStream in, int maxBytes, String where)
@@ -213,6 +215,15 @@ public final class XopPackage implements Closeable {
     return rootHeaders;
   }
 
+  /**
+   * Returns where the root part's body begins in the source, counted in bytes from its first
+   * byte, or -1 if the root is not a part (plain XML) or was taken by the lenient start rule.
+   * With the source held whole, a forwarder can send all but the root part's body as it came.
+   */
+  public long rootOffset() {
+    return rootOffset;
+  }
+
   /** Returns the root part's Content-ID without brackets, or null. */
   public String rootContentId() {
     return rootContentId;
@@ -288,6 +299,26 @@ public final class XopPackage implements Closeable {
       forwarded++;
     }
     return forwarded;
+  }
+
+  /**
+   * Reads the rest of the package and keeps nothing of it: each part not read yet is checked as
+   * {@link #forwardAttachments} would read it (well-formed, within the MIME limits) and skipped
+   * unread. For a forwarder that holds the source whole and sends its bytes as they came;
+   * returns how many parts were skipped. Afterwards the package is complete.
+   *
+   * @throws dev.ferry.mime.MimeException if the rest is malformed or over a limit
+   */
+  public int skipRest() throws IOException {
+    int skipped = 0;
+    while (!complete) {
+      if (reader.nextPart() == null) {
+        complete = true;
+      } else {
+        skipped++;
+      }
+    }
+    return skipped;
   }
 
   /**
