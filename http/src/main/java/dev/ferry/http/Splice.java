@@ -37,8 +37,9 @@ final class Splice {
   static ByteBuffer of(Message message, byte[] body, int offset, int length)
       throws IOException {
     XopPackage pkg = message.attachments();
-    if (pkg == null || !pkg.isMultipart() || pkg.rootOffset() < 0) {
-      return null;
+    if (pkg == null || !pkg.isMultipart() || pkg.rootOffset() < 0
+        || pkg.rootHeaders().get("Content-Length") != null) {
+      return null; // (a part's Content-Length, which some stacks send, would no longer hold)
     }
     ByteString root = message.buffer().envelope();
     int start = offset + (int) pkg.rootOffset();

@@ -98,6 +98,21 @@ class BrokerSpliceTest {
     assertThat(attachment(m)).isEqualTo(blob());
   }
 
+  /** A root part that states its length would state a wrong one if spliced. */
+  @Test
+  void aRootWithItsOwnContentLengthIsWrittenAnew() throws Exception {
+    String sent = new String(request("sized"), StandardCharsets.ISO_8859_1);
+    int rootStart = sent.indexOf("<s:Envelope");
+    int rootLength = sent.indexOf("\r\n--" + BOUNDARY, rootStart) - rootStart;
+    String sized = sent.replace("Content-ID: <root>\r\n",
+        "Content-ID: <root>\r\nContent-Length: " + rootLength + "\r\n");
+    Received got = forward(sized.getBytes(StandardCharsets.ISO_8859_1));
+    assertThat(got.contentType()).doesNotContain(BOUNDARY);
+    assertThat(got.message().addressing().to()).isEqualTo(got.backend());
+    assertThat(note(got.message())).isEqualTo("sized");
+    assertThat(attachment(got.message())).isEqualTo(blob());
+  }
+
   @Test
   void aBrokenPartAfterTheRootIsASenderFaultAndNotSent() throws Exception {
     byte[] whole = request("cut");
