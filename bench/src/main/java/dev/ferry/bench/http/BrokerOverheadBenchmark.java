@@ -38,8 +38,8 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
+@Warmup(iterations = 20, time = 2) // the broker's path keeps compiling for ~15 iterations
+@Measurement(iterations = 8, time = 2)
 @Fork(value = 1, jvmArgs = {"-Xmx1g"})
 @State(Scope.Benchmark)
 public class BrokerOverheadBenchmark {
