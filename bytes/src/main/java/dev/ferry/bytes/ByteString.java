@@ -246,8 +246,14 @@ public final class ByteString implements ByteSequence, Comparable<ByteString> {
 
   /** Returns the index of the first occurrence of {@code target} at or after {@code fromIndex}. */
   public int indexOf(ByteString target, int fromIndex) {
+    int from = Math.max(fromIndex, 0);
+    if (target.size == 0) {
+      return from <= size ? from : -1;
+    }
     int last = size - target.size;
-    for (int i = Math.max(fromIndex, 0); i <= last; i++) {
+    byte first = target.data[target.offset];
+    // only where the first byte is: a range compare at every position costs a call each
+    for (int i = indexOf(first, from); i >= 0 && i <= last; i = indexOf(first, i + 1)) {
       if (Arrays.equals(data, offset + i, offset + i + target.size,
           target.data, target.offset, target.offset + target.size)) {
         return i;

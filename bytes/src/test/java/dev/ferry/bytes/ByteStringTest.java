@@ -87,6 +87,13 @@ class ByteStringTest {
     assertThat(s.startsWith(ByteString.encodeUtf8("--b"))).isTrue();
     assertThat(s.endsWith(ByteString.encodeUtf8("y--"))).isTrue();
     assertThat(s.endsWith(ByteString.encodeUtf8("x--"))).isFalse();
+    // a slice searches within itself; a first byte that repeats; an empty target
+    ByteString slice = ByteString.encodeUtf8("xx--a--ab--").subSequence(2, 9);
+    assertThat(slice.indexOf(ByteString.encodeUtf8("--ab"), 0)).isEqualTo(3);
+    assertThat(slice.indexOf(ByteString.encodeUtf8("b--"), 0)).isEqualTo(6);
+    assertThat(slice.indexOf(ByteString.encodeUtf8("b---"), 0)).isEqualTo(-1);
+    assertThat(slice.indexOf(ByteString.EMPTY, 4)).isEqualTo(4);
+    assertThat(slice.indexOf(ByteString.EMPTY, 10)).isEqualTo(-1);
   }
 
   @Test

@@ -44,44 +44,21 @@ final class Splice {
     ByteString root = message.buffer().envelope();
     int start = offset + (int) pkg.rootOffset();
     int end = start + root.size();
-    byte[] dashes = ("--" + pkg.contentType().boundary()).getBytes(StandardCharsets.ISO_8859_1);
-    if (end + 2 + dashes.length > offset + length || !root.contentEquals(body, start, root.size())
-        || body[end] != '\r' || body[end + 1] != '\n' || !at(body, end + 2, dashes)) {
+    ByteString dashes = ByteString.of(("--" + pkg.contentType().boundary())
+        .getBytes(StandardCharsets.ISO_8859_1));
+    if (end + 2 + dashes.size() > offset + length || !root.contentEquals(body, start, root.size())
+        || body[end] != '\r' || body[end + 1] != '\n'
+        || !dashes.contentEquals(body, end + 2, dashes.size())) {
       return null; // the root was decoded on its way in, or ends in a bare LF: write it anew
     }
     ByteString envelope = message.toByteString();
     int grow = envelope.size() - root.size();
-    if (grow > offset || contains(envelope, dashes)) {
+    if (grow > offset || envelope.indexOf(dashes, 0) >= 0) {
       return null; // no room for it, or it would end the root part early
     }
     pkg.skipRest();
     System.arraycopy(body, offset, body, offset - grow, start - offset);
     envelope.copyTo(0, body, end - envelope.size(), envelope.size());
     return ByteBuffer.wrap(body, offset - grow, length + grow);
-  }
-
-  /** True if {@code bytes} holds {@code target} at {@code offset}. */
-  private static boolean at(byte[] bytes, int offset, byte[] target) {
-    for (int i = 0; i < target.length; i++) {
-      if (bytes[offset + i] != target[i]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** True if {@code text} holds {@code dashes} anywhere (it begins with a '-'). */
-  private static boolean contains(ByteString text, byte[] dashes) {
-    for (int i = text.indexOf((byte) '-', 0); i >= 0 && i + dashes.length <= text.size();
-        i = text.indexOf((byte) '-', i + 1)) {
-      int j = 1;
-      while (j < dashes.length && text.byteAt(i + j) == dashes[j]) {
-        j++;
-      }
-      if (j == dashes.length) {
-        return true;
-      }
-    }
-    return false;
   }
 }
