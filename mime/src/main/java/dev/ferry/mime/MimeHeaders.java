@@ -3,10 +3,13 @@ package dev.ferry.mime;
 import dev.ferry.mime.internal.HeaderParser;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.AbstractList;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.RandomAccess;
 
 /**
  * The header fields of one MIME part, in order, with case-insensitive look-up.
@@ -26,12 +29,12 @@ public final class MimeHeaders {
   private static final byte NOT_ASCII = 2;
 
   /** No headers at all. */
-  public static final MimeHeaders EMPTY = new MimeHeaders(List.of(), ASCII);
+  public static final MimeHeaders EMPTY = new MimeHeaders(new FieldList(new Field[0], 0), ASCII);
 
-  private final List<Field> fields;
+  private final FieldList fields;
   private byte ascii; // whether every name and value is ASCII; a writer copies those in place
 
-  private MimeHeaders(List<Field> fields, byte ascii) {
+  private MimeHeaders(FieldList fields, byte ascii) {
     this.fields = fields;
     this.ascii = ascii;
   }
@@ -51,6 +54,36 @@ public final class MimeHeaders {
   /** Returns the number of fields. */
   public int size() {
     return fields.size();
+  }
+
+  /** The field at {@code index}, for the writer's loops (no iterator). */
+  Field field(int index) {
+    return fields.get(index);
+  }
+
+  /**
+   * The fields as an unmodifiable list over an array the builder handed over (an ArrayList
+   * copied into an immutable list was a third of building a part's headers).
+   */
+  private static final class FieldList extends AbstractList<Field> implements RandomAccess {
+    private final Field[] items;
+    private final int size;
+
+    FieldList(Field[] items, int size) {
+      this.items = items;
+      this.size = size;
+    }
+
+    @Override
+    public Field get(int index) {
+      Objects.checkIndex(index, size);
+      return items[index];
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
   }
 
   /** Returns the value of the first field called {@code name} (any case), or null. */
@@ -138,7 +171,9 @@ public final class MimeHeaders {
 
   /** Builds {@link MimeHeaders}; checks names and values so that the writer emits valid MIME. */
   public static final class Builder {
-    private final List<Field> fields = new ArrayList<>();
+    private Field[] items = new Field[4];
+    private int size;
+    private boolean handedOver; // items belong to built headers: copy before a change
     private boolean ascii = true; // names always are (checkName); false may be stale after remove
 
     private Builder() {}
@@ -151,30 +186,73 @@ public final class MimeHeaders {
      */
     public Builder add(String name, String value) {
       checkName(name);
-      char any = 0;
       for (int i = 0; i < value.length(); i++) {
+        // one unsigned compare per character for the usual printable ASCII; a control
+        // character (CR, LF, TAB...) or a non-ASCII one is looked at more closely
+        if ((char) (value.charAt(i) - 0x0e) >= 0x80 - 0x0e) {
+          checkValueFrom(name, value, i);
+          break;
+        }
+      }
+      append(new Field(name, stripped(value)));
+      return this;
+    }
+
+    /**
+     * {@code value.strip()}, without its two scans where the value neither starts nor ends with
+     * a space or control character (nothing else there is whitespace).
+     */
+    private static String stripped(String value) {
+      int n = value.length();
+      return n > 0 && isPlain(value.charAt(0)) && isPlain(value.charAt(n - 1)) ? value
+          : value.strip();
+    }
+
+    private static boolean isPlain(char c) {
+      return c > ' ' && c < 0x7f;
+    }
+
+    private void append(Field f) {
+      if (handedOver || size == items.length) {
+        items = Arrays.copyOf(items, Math.max(4, size == items.length ? 2 * size : items.length));
+        handedOver = false;
+      }
+      items[size++] = f;
+    }
+
+    /** The slow part of {@link #add}'s check, from the first unusual character on. */
+    private void checkValueFrom(String name, String value, int from) {
+      for (int i = from; i < value.length(); i++) {
         char c = value.charAt(i);
-        any |= c;
         if (c == '\r' || c == '\n') {
           throw new IllegalArgumentException("header value of " + name
               + " contains a line break at index " + i);
         }
+        ascii &= c < 0x80;
       }
-      ascii &= any < 0x80;
-      fields.add(new Field(name, value.strip()));
-      return this;
     }
 
     /** Adds every field of {@code headers}. */
     public Builder addAll(MimeHeaders headers) {
       ascii &= headers.isAscii();
-      fields.addAll(headers.fields);
+      for (Field f : headers.fields) {
+        append(f);
+      }
       return this;
     }
 
     /** Removes every field called {@code name} (any case). */
     public Builder remove(String name) {
-      fields.removeIf(f -> f.name.equalsIgnoreCase(name));
+      Field[] kept = new Field[Math.max(4, items.length)];
+      int n = 0;
+      for (int i = 0; i < size; i++) {
+        if (!items[i].name.equalsIgnoreCase(name)) {
+          kept[n++] = items[i];
+        }
+      }
+      items = kept;
+      size = n;
+      handedOver = false;
       return this;
     }
 
@@ -184,11 +262,17 @@ public final class MimeHeaders {
     }
 
     public MimeHeaders build() {
-      return fields.isEmpty() ? EMPTY : new MimeHeaders(List.copyOf(fields),
-          ascii ? ASCII : NOT_ASCII);
+      if (size == 0) {
+        return EMPTY;
+      }
+      handedOver = true;
+      return new MimeHeaders(new FieldList(items, size), ascii ? ASCII : NOT_ASCII);
     }
 
     private static void checkName(String name) {
+      if (isWellKnown(name)) {
+        return;
+      }
       if (name.isEmpty()) {
         throw new IllegalArgumentException("empty header name");
       }
@@ -199,6 +283,16 @@ public final class MimeHeaders {
         }
       }
     }
+  }
+
+  /**
+   * True if {@code name} is the very string of one of the names a MIME writer uses most (string
+   * literals are one object each), so it is known to be valid without a look at every character.
+   */
+  private static boolean isWellKnown(String name) {
+    return name == "Content-Type" || name == "Content-ID" // identity is the point here
+        || name == "Content-Transfer-Encoding" || name == "Content-Length"
+        || name == "Content-Disposition" || name == "Content-Location";
   }
 
   /**
@@ -250,7 +344,7 @@ public final class MimeHeaders {
   }
 
   static MimeHeaders ofParsed(List<Field> fields) {
-    return fields.isEmpty() ? EMPTY : new MimeHeaders(Collections.unmodifiableList(fields),
-        UNKNOWN);
+    return fields.isEmpty() ? EMPTY : new MimeHeaders(new FieldList(
+        fields.toArray(new Field[0]), fields.size()), UNKNOWN);
   }
 }

@@ -42,6 +42,7 @@ public final class MultipartWriter implements Closeable {
 
   private final OutputStream out;
   private final String boundary;
+  private final boolean randomBoundary; // made here: a token
   private final String idSuffix;
   private final byte[] delimiter; // CRLF "--" boundary
   private byte[] scratch = new byte[MIN_SCRATCH]; // a part's delimiter and header section
@@ -66,6 +67,7 @@ public final class MultipartWriter implements Closeable {
     int hexStart = RANDOM_DELIMITER.length;
     String hex = new String(randomDelimiter, hexStart, 2 * RANDOM_BYTES,
         StandardCharsets.ISO_8859_1);
+    this.randomBoundary = boundary == null;
     if (boundary == null) {
       this.delimiter = randomDelimiter;
       this.boundary = new String(randomDelimiter, 4, randomDelimiter.length - 4,
@@ -106,10 +108,13 @@ public final class MultipartWriter implements Closeable {
    * name, value pairs (for example {@code "type", "application/xop+xml"}).
    */
   public MediaType contentType(String subtype, String... extraParameters) {
-    String[] parameters = new String[2 + extraParameters.length / 2 * 2];
+    if (randomBoundary) { // hex after a token prefix: a token, not checked again
+      return MediaType.multipart(subtype, boundary, extraParameters);
+    }
+    String[] parameters = new String[2 + extraParameters.length];
     parameters[0] = "boundary";
     parameters[1] = boundary;
-    System.arraycopy(extraParameters, 0, parameters, 2, parameters.length - 2);
+    System.arraycopy(extraParameters, 0, parameters, 2, extraParameters.length);
     return MediaType.of("multipart", subtype, parameters);
   }
 
@@ -186,15 +191,18 @@ public final class MultipartWriter implements Closeable {
       writeEncodedHead(headers, from);
       return;
     }
+    int count = headers.size();
     int length = delimiter.length + 4;
-    for (MimeHeaders.Field f : headers.fields()) {
+    for (int i = 0; i < count; i++) {
+      MimeHeaders.Field f = headers.field(i);
       length += f.name().length() + f.value().length() + 4; // ": " and CRLF
     }
     byte[] buf = scratch(length);
     int n = put(delimiter, from, buf, 0);
     buf[n++] = '\r';
     buf[n++] = '\n';
-    for (MimeHeaders.Field f : headers.fields()) {
+    for (int i = 0; i < count; i++) {
+      MimeHeaders.Field f = headers.field(i);
       n = putAscii(f.name(), buf, n);
       buf[n++] = ':';
       buf[n++] = ' ';

@@ -27,6 +27,20 @@ class MediaTypeTest {
   }
 
   @Test
+  void namesAreCheckedAndLowerCasedWhetherLiteralsOrNot() {
+    // literals of well-known names skip the character check; equal strings made at run time
+    // take it, with the same result
+    String related = new String("Related");
+    assertThat(MediaType.of("multipart", related, new String("Type"), "x"))
+        .isEqualTo(MediaType.of("multipart", "related", "type", "x"))
+        .hasToString("multipart/related; type=x");
+    assertThatThrownBy(() -> MediaType.of("multipart", new String("rel ated")))
+        .hasMessageContaining("not a MIME token");
+    assertThatThrownBy(() -> MediaType.of("text", "xml", new String("start info"), "x"))
+        .hasMessageContaining("not a MIME token");
+  }
+
+  @Test
   void firstOfDuplicateParametersWins() {
     assertThat(MediaType.parse("a/b; x=1; X=2").parameter("x")).isEqualTo("1");
     // past the few a linear scan handles, the names go into a set: same answer

@@ -57,6 +57,24 @@ class MultipartWriterTest {
   }
 
   @Test
+  void headerValuesAreCheckedPastTheirFirstUnusualCharacter() throws Exception {
+    // a tab sends the check to its slow part: what follows it must still be judged there
+    assertThatThrownBy(() -> MimeHeaders.builder().add("X", "a\tb\nInjected: 1"))
+        .hasMessageContaining("line break at index 3");
+    assertThatThrownBy(() -> MimeHeaders.builder().add("X", "caf\u00e9\r"))
+        .hasMessageContaining("line break at index 4");
+    assertThatThrownBy(() -> MimeHeaders.builder().add(new String("Content:Type"), "x"))
+        .hasMessageContaining("not a header name");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    MultipartWriter w = new MultipartWriter(out, "b");
+    w.writePart(MimeHeaders.builder().add("Content-Type", "text/plain;\tcharset=utf-8")
+        .add("X", "\tcaf\u00e9").build(), new byte[0]);
+    w.close();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("--b\r\n"
+        + "Content-Type: text/plain;\tcharset=utf-8\r\nX: caf\u00e9\r\n\r\n\r\n--b--\r\n");
+  }
+
+  @Test
   void boundaryAndContentIdsComeFromOneRandomValuePerMessage() {
     MultipartWriter a = new MultipartWriter(new ByteArrayOutputStream());
     MultipartWriter b = new MultipartWriter(new ByteArrayOutputStream());
@@ -69,6 +87,20 @@ class MultipartWriterTest {
     assertThat(a.contentType("related", "type", "application/xop+xml").toString())
         .isEqualTo("multipart/related; boundary=" + a.boundary()
             + "; type=\"application/xop+xml\"");
+  }
+
+  @Test
+  void contentTypeQuotesWhatTheCallerGaveEvenInPlaceOfTheBoundary() {
+    MultipartWriter w = new MultipartWriter(new ByteArrayOutputStream());
+    MediaType t = w.contentType("related", "start", "<1.x@y>", "boundary", "a b");
+    assertThat(t.toString()).isEqualTo("multipart/related; boundary=\"a b\"; start=\"<1.x@y>\"")
+        .isSameAs(t.toString());
+    assertThat(w.contentType("mixed").toString())
+        .isEqualTo("multipart/mixed; boundary=" + w.boundary());
+    assertThat(new MultipartWriter(new ByteArrayOutputStream(), "a:b").contentType("mixed"))
+        .hasToString("multipart/mixed; boundary=\"a:b\"");
+    assertThatThrownBy(() -> w.contentType("related", "type"))
+        .hasMessageContaining("name, value pairs");
   }
 
   @Test

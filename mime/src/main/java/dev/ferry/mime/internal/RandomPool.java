@@ -1,14 +1,25 @@
 package dev.ferry.mime.internal;
 
+import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Random bytes for boundaries and Content-IDs, drawn from one {@link SecureRandom} in blocks of
- * 4 KiB: a draw of 16 bytes then costs one atomic add and a copy instead of a trip to the
- * generator (about 0.5 µs each with NativePRNG, a large share of writing a small message).
+ * Random bytes for boundaries and Content-IDs, made in blocks of 4 KiB: a draw of 16 bytes then
+ * costs one atomic add and a copy instead of a trip to a generator (about 0.5 µs each with
+ * NativePRNG, a large share of writing a small message).
+ *
+ * <p>A block is AES-256 in counter mode over zeros, keyed and started from a
+ * {@link SecureRandom} (NIST SP 800-90A's DRBG) and keyed afresh every {@value #BLOCKS_PER_KEY}
+ * blocks: the construction of SP 800-90A's CTR_DRBG, without its derivation function. With AES
+ * instructions a block takes about 0.35 µs where the DRBG's Hash_DRBG took 8-11 µs, which was
+ * 30-40 ns of every writer. If the platform has no AES cipher, blocks come from the DRBG.
  *
  * <p>A draw claims its range of the current block with {@code getAndAdd}, so no two callers get
  * the same bytes and none waits for another; the caller that finds the block used up makes the
@@ -17,8 +28,12 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class RandomPool {
   private static final int BLOCK_SIZE = 4096;
+  static final int BLOCKS_PER_KEY = 64;
   private static final SecureRandom RANDOM = generator();
   private static final ReentrantLock REFILL = new ReentrantLock();
+  private static final byte[] ZEROS = new byte[BLOCK_SIZE];
+  private static Cipher keystream; // guarded by REFILL; null: blocks come from RANDOM
+  private static int blocksLeft; // guarded by REFILL: blocks before the next key
   private static volatile Block current = new Block(new byte[0]); // spent: the first draw fills
 
   private RandomPool() {}
@@ -68,12 +83,46 @@ public final class RandomPool {
     REFILL.lock();
     try {
       if (current == spent) {
-        byte[] bytes = new byte[BLOCK_SIZE];
-        RANDOM.nextBytes(bytes);
-        current = new Block(bytes);
+        current = new Block(freshBlock());
       }
     } finally {
       REFILL.unlock();
+    }
+  }
+
+  /** A new block of random bytes; called under {@link #REFILL}. */
+  private static byte[] freshBlock() {
+    byte[] bytes = new byte[BLOCK_SIZE];
+    try {
+      if (blocksLeft == 0) {
+        keystream = newKeystream();
+        blocksLeft = BLOCKS_PER_KEY;
+      }
+      if (keystream != null) {
+        keystream.update(ZEROS, 0, BLOCK_SIZE, bytes, 0);
+        blocksLeft--;
+        return bytes;
+      }
+    } catch (GeneralSecurityException e) {
+      keystream = null; // use the DRBG from now on
+    }
+    RANDOM.nextBytes(bytes);
+    return bytes;
+  }
+
+  /** AES-256-CTR with a fresh key and counter start from the DRBG, or null if unavailable. */
+  private static Cipher newKeystream() {
+    byte[] seed = new byte[48];
+    RANDOM.nextBytes(seed);
+    try {
+      Cipher c = Cipher.getInstance("AES/CTR/NoPadding");
+      c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(seed, 0, 32, "AES"),
+          new IvParameterSpec(seed, 32, 16));
+      return c;
+    } catch (GeneralSecurityException e) {
+      return null;
+    } finally {
+      Arrays.fill(seed, (byte) 0);
     }
   }
 }

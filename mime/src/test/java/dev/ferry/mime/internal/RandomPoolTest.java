@@ -48,6 +48,23 @@ class RandomPoolTest {
     }
   }
 
+  @Test
+  void bytesAreEvenlySpreadAcrossSeveralKeys() {
+    int blocks = 3 * RandomPool.BLOCKS_PER_KEY; // crosses at least two re-keyings
+    int[] counts = new int[256];
+    byte[] b = new byte[16];
+    for (int i = 0; i < blocks * 4096 / b.length; i++) {
+      RandomPool.nextBytes(b);
+      for (byte x : b) {
+        counts[x & 0xff]++;
+      }
+    }
+    int expected = blocks * 4096 / 256; // 3,072; a fair byte strays by about 55
+    for (int v = 0; v < 256; v++) {
+      assertThat(counts[v]).as("count of byte %d", v).isBetween(expected * 3 / 4, expected * 5 / 4);
+    }
+  }
+
   private static void awaitQuietly(CountDownLatch latch) {
     try {
       latch.await();
