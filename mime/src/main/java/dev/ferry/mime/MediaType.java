@@ -78,14 +78,18 @@ public final class MediaType {
    * @throws IllegalArgumentException if a type or name is not a token, or a value lacks its name
    */
   public static MediaType of(String type, String subtype, String... parameters) {
-    if (parameters.length % 2 != 0) {
+    return ofOwned(type, subtype, parameters.clone());
+  }
+
+  /** {@link #of(String, String, String...)} on pairs nobody else holds: checked in place. */
+  private static MediaType ofOwned(String type, String subtype, String[] params) {
+    if (params.length % 2 != 0) {
       throw new IllegalArgumentException("parameters come as name, value pairs: "
-          + parameters.length + " strings given");
+          + params.length + " strings given");
     }
-    String[] params = new String[parameters.length];
     int n = 0;
-    for (int i = 0; i < parameters.length; i += 2) {
-      n = put(params, n, requireToken(parameters[i]), Objects.requireNonNull(parameters[i + 1]));
+    for (int i = 0; i < params.length; i += 2) {
+      n = put(params, n, requireToken(params[i]), Objects.requireNonNull(params[i + 1]));
     }
     return new MediaType(requireToken(type), requireToken(subtype), trim(params, n));
   }
@@ -100,7 +104,7 @@ public final class MediaType {
     parameters[0] = "boundary";
     parameters[1] = tokenBoundary;
     System.arraycopy(extra, 0, parameters, 2, extra.length);
-    MediaType t = of("multipart", subtype, parameters);
+    MediaType t = ofOwned("multipart", subtype, parameters);
     t.formatted = t.format(t.parameters[1] == tokenBoundary); // not replaced by an extra pair
     return t;
   }
