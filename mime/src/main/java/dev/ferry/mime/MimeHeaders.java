@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -31,10 +32,10 @@ public final class MimeHeaders {
   /** No headers at all. */
   public static final MimeHeaders EMPTY = new MimeHeaders(new FieldList(new Field[0], 0), ASCII);
 
-  private final FieldList fields;
+  private final List<Field> fields; // a FieldList when built; the parser's list, wrapped
   private byte ascii; // whether every name and value is ASCII; a writer copies those in place
 
-  private MimeHeaders(FieldList fields, byte ascii) {
+  private MimeHeaders(List<Field> fields, byte ascii) {
     this.fields = fields;
     this.ascii = ascii;
   }
@@ -344,7 +345,7 @@ public final class MimeHeaders {
   }
 
   static MimeHeaders ofParsed(List<Field> fields) {
-    return fields.isEmpty() ? EMPTY : new MimeHeaders(new FieldList(
-        fields.toArray(new Field[0]), fields.size()), UNKNOWN);
+    return fields.isEmpty() ? EMPTY : new MimeHeaders(Collections.unmodifiableList(fields),
+        UNKNOWN);
   }
 }
