@@ -109,6 +109,17 @@ public final class MediaType {
     return t;
   }
 
+  /**
+   * For {@link MultipartWriter}: a type whose names are known lower-case tokens, each once, and
+   * whose string form the caller made.
+   */
+  static MediaType preformatted(String type, String subtype, String formatted,
+      String[] parameters) {
+    MediaType t = new MediaType(type, subtype, parameters);
+    t.formatted = formatted;
+    return t;
+  }
+
   /** Returns a copy with {@code name} set to {@code value} (replacing an earlier value). */
   public MediaType withParameter(String name, String value) {
     String[] copy = Arrays.copyOf(parameters, parameters.length + 2);

@@ -187,30 +187,9 @@ public final class MimeHeaders {
      */
     public Builder add(String name, String value) {
       checkName(name);
-      for (int i = 0; i < value.length(); i++) {
-        // one unsigned compare per character for the usual printable ASCII; a control
-        // character (CR, LF, TAB...) or a non-ASCII one is looked at more closely
-        if ((char) (value.charAt(i) - 0x0e) >= 0x80 - 0x0e) {
-          checkValueFrom(name, value, i);
-          break;
-        }
-      }
+      ascii &= checkValue(name, value);
       append(new Field(name, stripped(value)));
       return this;
-    }
-
-    /**
-     * {@code value.strip()}, without its two scans where the value neither starts nor ends with
-     * a space or control character (nothing else there is whitespace).
-     */
-    private static String stripped(String value) {
-      int n = value.length();
-      return n > 0 && isPlain(value.charAt(0)) && isPlain(value.charAt(n - 1)) ? value
-          : value.strip();
-    }
-
-    private static boolean isPlain(char c) {
-      return c > ' ' && c < 0x7f;
     }
 
     private void append(Field f) {
@@ -219,18 +198,6 @@ public final class MimeHeaders {
         handedOver = false;
       }
       items[size++] = f;
-    }
-
-    /** The slow part of {@link #add}'s check, from the first unusual character on. */
-    private void checkValueFrom(String name, String value, int from) {
-      for (int i = from; i < value.length(); i++) {
-        char c = value.charAt(i);
-        if (c == '\r' || c == '\n') {
-          throw new IllegalArgumentException("header value of " + name
-              + " contains a line break at index " + i);
-        }
-        ascii &= c < 0x80;
-      }
     }
 
     /** Adds every field of {@code headers}. */
@@ -284,6 +251,50 @@ public final class MimeHeaders {
         }
       }
     }
+  }
+
+  /**
+   * {@code value.strip()}, without its two scans where the value neither starts nor ends with a
+   * space or control character (nothing else there is whitespace).
+   */
+  static String stripped(String value) {
+    int n = value.length();
+    return n > 0 && isPlain(value.charAt(0)) && isPlain(value.charAt(n - 1)) ? value
+        : value.strip();
+  }
+
+  private static boolean isPlain(char c) {
+    return c > ' ' && c < 0x7f;
+  }
+
+  /**
+   * Checks a header value for line breaks (header injection); returns whether it is ASCII.
+   *
+   * @throws IllegalArgumentException if the value holds CR or LF
+   */
+  static boolean checkValue(String name, String value) {
+    for (int i = 0; i < value.length(); i++) {
+      // one unsigned compare per character for the usual printable ASCII; a control
+      // character (CR, LF, TAB...) or a non-ASCII one is looked at more closely
+      if ((char) (value.charAt(i) - 0x0e) >= 0x80 - 0x0e) {
+        return checkValueFrom(name, value, i);
+      }
+    }
+    return true;
+  }
+
+  /** The slow part of {@link #checkValue}, from the first unusual character on. */
+  private static boolean checkValueFrom(String name, String value, int from) {
+    boolean ascii = true;
+    for (int i = from; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '\r' || c == '\n') {
+        throw new IllegalArgumentException("header value of " + name
+            + " contains a line break at index " + i);
+      }
+      ascii &= c < 0x80;
+    }
+    return ascii;
   }
 
   /**

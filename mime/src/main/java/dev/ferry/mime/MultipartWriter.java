@@ -36,16 +36,24 @@ import java.util.Objects;
 public final class MultipartWriter implements Closeable {
   private static final byte[] CRLF = {'\r', '\n'};
   private static final byte[] RANDOM_DELIMITER = ascii("\r\n--MIMEBoundary_");
-  private static final byte[] HEX = ascii("0123456789abcdef");
+  private static final byte[] ID_DOMAIN = ascii("@ferry.dev");
   private static final int RANDOM_BYTES = 16;
   private static final int MIN_SCRATCH = 256;
+  private static final byte[] CONTENT_TYPE = ascii("\r\nContent-Type: ");
+  private static final byte[] BINARY_AND_ID =
+      ascii("\r\nContent-Transfer-Encoding: binary\r\nContent-ID: <");
+  private static final byte[] ID_END = ascii(">\r\n\r\n");
 
   private final OutputStream out;
   private final String boundary;
   private final boolean randomBoundary; // made here: a token
   private final String idSuffix;
-  private final byte[] delimiter; // CRLF "--" boundary
-  private byte[] scratch = new byte[MIN_SCRATCH]; // a part's delimiter and header section
+  /**
+   * A part's delimiter and header section, assembled to be written in one call: it starts with
+   * the delimiter (CRLF "--" boundary), which stays there.
+   */
+  private byte[] head;
+  private final int delimiterLength;
   private int contentIds;
   private int parts;
   private OutputStream openBody;
@@ -63,35 +71,25 @@ public final class MultipartWriter implements Closeable {
    */
   public MultipartWriter(OutputStream out, String boundary) {
     this.out = Objects.requireNonNull(out, "out");
-    byte[] randomDelimiter = randomDelimiter();
-    int hexStart = RANDOM_DELIMITER.length;
-    String hex = new String(randomDelimiter, hexStart, 2 * RANDOM_BYTES,
-        StandardCharsets.ISO_8859_1);
     this.randomBoundary = boundary == null;
+    // one random value per writer: its hex is in the Content-IDs' suffix and the boundary
+    byte[] suffix = new byte[1 + 2 * RANDOM_BYTES + ID_DOMAIN.length];
+    suffix[0] = '.';
+    RandomPool.nextHex(suffix, 1, RANDOM_BYTES);
+    System.arraycopy(ID_DOMAIN, 0, suffix, 1 + 2 * RANDOM_BYTES, ID_DOMAIN.length);
+    this.idSuffix = new String(suffix, StandardCharsets.ISO_8859_1);
     if (boundary == null) {
-      this.delimiter = randomDelimiter;
-      this.boundary = new String(randomDelimiter, 4, randomDelimiter.length - 4,
-          StandardCharsets.ISO_8859_1);
+      head = new byte[MIN_SCRATCH];
+      int n = put(RANDOM_DELIMITER, 0, head, 0);
+      System.arraycopy(suffix, 1, head, n, 2 * RANDOM_BYTES);
+      delimiterLength = n + 2 * RANDOM_BYTES;
+      this.boundary = new String(head, 4, delimiterLength - 4, StandardCharsets.ISO_8859_1);
     } else {
       this.boundary = checkBoundary(boundary);
-      this.delimiter = ascii("\r\n--" + boundary);
+      byte[] delimiter = ascii("\r\n--" + boundary);
+      head = Arrays.copyOf(delimiter, delimiter.length + MIN_SCRATCH);
+      delimiterLength = delimiter.length;
     }
-    this.idSuffix = "." + hex + "@ferry.dev";
-  }
-
-  /**
-   * Returns CRLF "--MIMEBoundary_" and 16 random bytes in hex, written straight into the
-   * delimiter's array (the boundary and the Content-IDs' suffix are read off it).
-   */
-  private static byte[] randomDelimiter() {
-    byte[] random = new byte[RANDOM_BYTES];
-    RandomPool.nextBytes(random);
-    byte[] d = Arrays.copyOf(RANDOM_DELIMITER, RANDOM_DELIMITER.length + 2 * RANDOM_BYTES);
-    for (int i = 0, at = RANDOM_DELIMITER.length; i < RANDOM_BYTES; i++) {
-      d[at++] = HEX[(random[i] >> 4) & 0xf];
-      d[at++] = HEX[random[i] & 0xf];
-    }
-    return d;
   }
 
   private static byte[] ascii(String s) {
@@ -118,6 +116,71 @@ public final class MultipartWriter implements Closeable {
     return MediaType.of("multipart", subtype, parameters);
   }
 
+  /**
+   * Returns the Content-Type of a multipart/related message (RFC 2387) with a root part:
+   * {@code multipart/related; boundary=B; type="<type>"; start="<rootContentId>";
+   * start-info="<startInfo>"} ({@code start-info} left out if null), as MTOM and SwA send it.
+   * The same as {@link #contentType(String, String...)} with those pairs, made in one step:
+   * the names are known, the values only looked at for what would need an escape.
+   *
+   * @param type the root part's media type, for example {@code application/xop+xml}
+   * @param rootContentId the root's Content-ID without angle brackets
+   */
+  public MediaType relatedContentType(String type, String rootContentId, String startInfo) {
+    String start = "<" + rootContentId + ">";
+    if (!randomBoundary || !isPlainMediaType(type)
+        || (startInfo != null && !isPlainMediaType(startInfo))
+        || !(isIssued(rootContentId) || isPlainQuoted(start))) {
+      return startInfo == null ? contentType("related", "type", type, "start", start)
+          : contentType("related", "type", type, "start", start, "start-info", startInfo);
+    }
+    // each value has a '/' or '<' (not a token): quoted, as toString would
+    String formatted = "multipart/related; boundary=" + boundary + "; type=\"" + type
+        + "\"; start=\"" + start + (startInfo == null ? "\"" : "\"; start-info=\"" + startInfo
+        + "\"");
+    return MediaType.preformatted("multipart", "related", formatted, startInfo == null
+        ? new String[] {"boundary", boundary, "type", type, "start", start}
+        : new String[] {"boundary", boundary, "type", type, "start", start, "start-info",
+            startInfo});
+  }
+
+  /** A {@code type/subtype} value that needs quotes (it has a '/') and no escapes. */
+  private static boolean isPlainMediaType(String value) {
+    return value.indexOf('/') >= 0 && isPlainQuoted(value);
+  }
+
+  /**
+   * Nothing in {@code value} would be escaped inside quotes or break a header line. One loop:
+   * four {@code indexOf} calls cost more on values this short.
+   */
+  private static boolean isPlainQuoted(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if ((c <= '"' || c == '\\') && (c == '"' || c == '\\' || c == '\r' || c == '\n')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * True if {@code contentId} has the form of this writer's {@link #nextContentId}: digits and
+   * the suffix, so it is ASCII without quotes, escapes or line breaks (found in a few ns where a
+   * look at each character took about 20).
+   */
+  private boolean isIssued(String contentId) {
+    int digits = contentId.length() - idSuffix.length();
+    if (digits < 1 || digits > 10 || !contentId.endsWith(idSuffix)) {
+      return false;
+    }
+    for (int i = 0; i < digits; i++) {
+      if ((char) (contentId.charAt(i) - '0') > 9) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Returns a new Content-ID, unique in this message, without angle brackets. */
   public String nextContentId() {
     return ++contentIds + idSuffix;
@@ -138,6 +201,27 @@ public final class MultipartWriter implements Closeable {
     writeHead(headers);
     openBody = new BodyStream();
     return openBody;
+  }
+
+  /**
+   * Writes the delimiter and the headers that MTOM and SwA parts carry, {@code Content-Type},
+   * {@code Content-Transfer-Encoding: binary} and {@code Content-ID}, and returns a stream for
+   * the body, as {@link #startPart(MimeHeaders)} does with those three; without building them
+   * as {@link MimeHeaders}.
+   *
+   * @param contentId without angle brackets (they are added)
+   * @throws IllegalArgumentException if a value holds CR or LF
+   */
+  public OutputStream startPart(String contentType, String contentId) throws IOException {
+    writeHead(contentType, contentId);
+    openBody = new BodyStream();
+    return openBody;
+  }
+
+  /** {@link #startPart(String, String)} and a whole body, {@code body}. */
+  public void writePart(String contentType, String contentId, byte[] body) throws IOException {
+    writeHead(contentType, contentId);
+    out.write(body);
   }
 
   /** Writes a whole part whose body is {@code body}. */
@@ -169,8 +253,8 @@ public final class MultipartWriter implements Closeable {
       throw new IllegalStateException("a multipart body needs at least one part");
     }
     closed = true;
-    byte[] buf = scratch(delimiter.length + 4);
-    int n = put(delimiter, 0, buf, 0);
+    byte[] buf = head(4);
+    int n = delimiterLength;
     buf[n++] = '-';
     buf[n++] = '-';
     buf[n++] = '\r';
@@ -181,7 +265,7 @@ public final class MultipartWriter implements Closeable {
 
   /**
    * Writes a new part's delimiter and header section in one call to the stream: ASCII headers
-   * (the usual case) are copied into the scratch array as they are; any others are encoded as
+   * (the usual case) are copied into the head array as they are; any others are encoded as
    * UTF-8.
    */
   private void writeHead(MimeHeaders headers) throws IOException {
@@ -192,13 +276,13 @@ public final class MultipartWriter implements Closeable {
       return;
     }
     int count = headers.size();
-    int length = delimiter.length + 4;
+    int length = 4;
     for (int i = 0; i < count; i++) {
       MimeHeaders.Field f = headers.field(i);
       length += f.name().length() + f.value().length() + 4; // ": " and CRLF
     }
-    byte[] buf = scratch(length);
-    int n = put(delimiter, from, buf, 0);
+    byte[] buf = head(length);
+    int n = delimiterLength;
     buf[n++] = '\r';
     buf[n++] = '\n';
     for (int i = 0; i < count; i++) {
@@ -212,7 +296,29 @@ public final class MultipartWriter implements Closeable {
     }
     buf[n++] = '\r';
     buf[n++] = '\n';
-    out.write(buf, 0, n);
+    out.write(buf, from, n - from);
+  }
+
+  /** The head of {@link #startPart(String, String)}: ASCII values copied in place. */
+  private void writeHead(String contentType, String contentId) throws IOException {
+    boolean ascii = MimeHeaders.checkValue("Content-Type", contentType)
+        & (isIssued(contentId) || MimeHeaders.checkValue("Content-ID", contentId));
+    if (!ascii) {
+      writeHead(MimeHeaders.builder().add("Content-Type", contentType)
+          .add("Content-Transfer-Encoding", "binary")
+          .add("Content-ID", "<" + contentId + ">").build());
+      return;
+    }
+    ensureReady();
+    int from = parts++ == 0 ? 2 : 0;
+    byte[] buf = head(CONTENT_TYPE.length + contentType.length() + BINARY_AND_ID.length
+        + contentId.length() + ID_END.length);
+    int n = put(CONTENT_TYPE, 0, buf, delimiterLength);
+    n = putAscii(MimeHeaders.stripped(contentType), buf, n);
+    n = put(BINARY_AND_ID, 0, buf, n);
+    n = putAscii(MimeHeaders.stripped(contentId), buf, n);
+    n = put(ID_END, 0, buf, n);
+    out.write(buf, from, n - from);
   }
 
   private void writeEncodedHead(MimeHeaders headers, int from) throws IOException {
@@ -220,17 +326,17 @@ public final class MultipartWriter implements Closeable {
     for (MimeHeaders.Field f : headers.fields()) {
       lines.append(f.name()).append(": ").append(f.value()).append("\r\n");
     }
-    out.write(delimiter, from, delimiter.length - from);
+    out.write(head, from, delimiterLength - from);
     out.write(CRLF);
     out.write(lines.append("\r\n").toString().getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Returns the scratch array, grown to at least {@code length} bytes. */
-  private byte[] scratch(int length) {
-    if (scratch.length < length) {
-      scratch = new byte[Math.max(length, scratch.length * 2)];
+  /** Returns {@link #head}, grown to hold {@code length} bytes after the delimiter. */
+  private byte[] head(int length) {
+    if (head.length < delimiterLength + length) {
+      head = Arrays.copyOf(head, Math.max(delimiterLength + length, head.length * 2));
     }
-    return scratch;
+    return head;
   }
 
   private static int put(byte[] bytes, int from, byte[] buf, int at) {

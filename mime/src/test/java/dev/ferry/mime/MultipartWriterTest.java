@@ -104,6 +104,65 @@ class MultipartWriterTest {
   }
 
   @Test
+  void relatedContentTypeIsTheGeneralOneMadeInOneStep() {
+    MultipartWriter w = new MultipartWriter(new ByteArrayOutputStream());
+    String root = w.nextContentId();
+    String[][] cases = {
+        {"application/xop+xml", "text/xml"}, // MTOM, SOAP 1.1
+        {"application/xop+xml", null}, // no start-info
+        {"text", "text/xml"}, // a token: unquoted, as toString does (the general path)
+        {"application/xop+xml", "a \"quoted\" b"}, // needs escapes (the general path)
+    };
+    for (String[] c : cases) {
+      MediaType general = c[1] == null
+          ? w.contentType("related", "type", c[0], "start", "<" + root + ">")
+          : w.contentType("related", "type", c[0], "start", "<" + root + ">", "start-info", c[1]);
+      MediaType fast = w.relatedContentType(c[0], root, c[1]);
+      assertThat(fast).as("%s, %s", c[0], c[1]).isEqualTo(general)
+          .hasSameHashCodeAs(general).hasToString(general.toString());
+      assertThat(MediaType.parse(fast.toString())).isEqualTo(general);
+    }
+    MultipartWriter named = new MultipartWriter(new ByteArrayOutputStream(), "a:b");
+    assertThat(named.relatedContentType("application/xop+xml", "r@x", "text/xml")).hasToString(
+        "multipart/related; boundary=\"a:b\"; type=\"application/xop+xml\"; start=\"<r@x>\";"
+            + " start-info=\"text/xml\"");
+  }
+
+  @Test
+  void partsWithTheUsualThreeHeadersAreWrittenAsTheHeadersWouldBe() throws Exception {
+    String[][] parts = {
+        {"application/octet-stream", "1.a@b"},
+        {" text/plain; charset=utf-8 ", "2.a@b"}, // stripped, as the builder does
+        {"text/plain; name=\"caf\u00e9\"", "3.a@b"}, // not ASCII: UTF-8, as the builder
+    };
+    ByteArrayOutputStream viaHeaders = new ByteArrayOutputStream();
+    ByteArrayOutputStream direct = new ByteArrayOutputStream();
+    MultipartWriter a = new MultipartWriter(viaHeaders, "b");
+    MultipartWriter b = new MultipartWriter(direct, "b");
+    for (String[] p : parts) {
+      a.writePart(MimeHeaders.builder().add("Content-Type", p[0])
+          .add("Content-Transfer-Encoding", "binary").add("Content-ID", "<" + p[1] + ">").build(),
+          p[1].getBytes(StandardCharsets.UTF_8));
+      b.writePart(p[0], p[1], p[1].getBytes(StandardCharsets.UTF_8));
+    }
+    try (OutputStream body = a.startPart(MimeHeaders.builder().add("Content-Type", "x/y")
+        .add("Content-Transfer-Encoding", "binary").add("Content-ID", "<4.a@b>").build())) {
+      body.write(7);
+    }
+    try (OutputStream body = b.startPart("x/y", "4.a@b")) {
+      body.write(7);
+    }
+    a.close();
+    b.close();
+    assertThat(direct.toString(StandardCharsets.UTF_8))
+        .isEqualTo(viaHeaders.toString(StandardCharsets.UTF_8))
+        .contains("\r\n--b\r\nContent-Type: text/plain; name=\"caf\u00e9\"\r\n"
+            + "Content-Transfer-Encoding: binary\r\nContent-ID: <3.a@b>\r\n\r\n3.a@b");
+    assertThatThrownBy(() -> b.writePart("x/y", "1@x\r\nInjected: 1", new byte[0]))
+        .hasMessageContaining("line break");
+  }
+
+  @Test
   void misuseIsRefused() throws Exception {
     MultipartWriter w = new MultipartWriter(new ByteArrayOutputStream(), "b");
     assertThatThrownBy(w::close).isInstanceOf(IllegalStateException.class)

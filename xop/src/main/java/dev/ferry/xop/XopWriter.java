@@ -4,7 +4,6 @@ import dev.ferry.bytes.ByteSequence;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.mime.ContentIds;
 import dev.ferry.mime.MediaType;
-import dev.ferry.mime.MimeHeaders;
 import dev.ferry.mime.MultipartWriter;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -59,11 +58,9 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
     if (policy.isMtom()) {
       multipart = new MultipartWriter(out);
       rootContentId = multipart.nextContentId();
-      rootBody = multipart.startPart(MimeHeaders.builder()
-          .add("Content-Type", MediaType.of("application", "xop+xml")
-              .withParameter("charset", "UTF-8").withParameter("type", this.rootType).toString())
-          .add("Content-Transfer-Encoding", "binary")
-          .add("Content-ID", "<" + rootContentId + ">").build());
+      // rootType is a base type, type/subtype: a '/' in it, so always quoted
+      rootBody = multipart.startPart("application/xop+xml; charset=UTF-8; type=\""
+          + this.rootType + "\"", rootContentId);
     } else {
       multipart = null;
       rootContentId = null;
@@ -81,8 +78,8 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
     if (multipart == null) {
       return MediaType.parse(rootType).withParameter("charset", "UTF-8").toString();
     }
-    return multipart.contentType("related", "type", "application/xop+xml",
-        "start", "<" + rootContentId + ">", "start-info", rootType).toString();
+    return multipart.relatedContentType("application/xop+xml", rootContentId, rootType)
+        .toString();
   }
 
   /** Returns the policy this writer follows. */
@@ -214,12 +211,8 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
   }
 
   private void writeAttachment(Pending p) throws IOException {
-    MimeHeaders headers = MimeHeaders.builder()
-        .add("Content-Type", p.contentType() == null ? "application/octet-stream"
-            : p.contentType())
-        .add("Content-Transfer-Encoding", "binary")
-        .add("Content-ID", "<" + p.contentId() + ">").build();
-    try (OutputStream body = multipart.startPart(headers)) {
+    try (OutputStream body = multipart.startPart(p.contentType() == null
+        ? "application/octet-stream" : p.contentType(), p.contentId())) {
       if (p.bytes() != null) {
         p.bytes().writeTo(body);
       } else {

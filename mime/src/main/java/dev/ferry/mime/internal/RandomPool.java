@@ -32,6 +32,8 @@ public final class RandomPool {
   private static final SecureRandom RANDOM = generator();
   private static final ReentrantLock REFILL = new ReentrantLock();
   private static final byte[] ZEROS = new byte[BLOCK_SIZE];
+  private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b',
+      'c', 'd', 'e', 'f'};
   private static Cipher keystream; // guarded by REFILL; null: blocks come from RANDOM
   private static int blocksLeft; // guarded by REFILL: blocks before the next key
   private static volatile Block current = new Block(new byte[0]); // spent: the first draw fills
@@ -72,6 +74,29 @@ public final class RandomPool {
       int at = block.next.getAndAdd(out.length);
       if (at >= 0 && at <= block.bytes.length - out.length) {
         System.arraycopy(block.bytes, at, out, 0, out.length);
+        return;
+      }
+      replace(block);
+    }
+  }
+
+  /**
+   * Writes {@code count} random bytes that no other caller receives as {@code 2 * count}
+   * lower-case hex digits into {@code out} at {@code at} (no array for the bytes themselves).
+   */
+  public static void nextHex(byte[] out, int at, int count) {
+    if (count > BLOCK_SIZE) {
+      throw new IllegalArgumentException("count over " + BLOCK_SIZE + ": " + count);
+    }
+    while (true) {
+      Block block = current;
+      int from = block.next.getAndAdd(count);
+      if (from >= 0 && from <= block.bytes.length - count) {
+        byte[] bytes = block.bytes;
+        for (int i = from; i < from + count; i++) {
+          out[at++] = HEX[(bytes[i] >> 4) & 0xf];
+          out[at++] = HEX[bytes[i] & 0xf];
+        }
         return;
       }
       replace(block);

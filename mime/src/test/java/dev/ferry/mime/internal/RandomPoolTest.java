@@ -65,6 +65,20 @@ class RandomPoolTest {
     }
   }
 
+  @Test
+  void hexDrawsAreLowerCaseDigitsInPlaceAndNeverRepeat() {
+    Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < 1000; i++) { // about four blocks
+      byte[] out = new byte[40];
+      out[0] = 'x';
+      out[33] = 'y';
+      RandomPool.nextHex(out, 1, 16);
+      String text = new String(out, 0, 34, java.nio.charset.StandardCharsets.ISO_8859_1);
+      assertThat(text).matches("x[0-9a-f]{32}y");
+      assertThat(seen.add(text)).isTrue();
+    }
+  }
+
   private static void awaitQuietly(CountDownLatch latch) {
     try {
       latch.await();
