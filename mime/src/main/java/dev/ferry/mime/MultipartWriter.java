@@ -15,9 +15,14 @@ import java.util.Objects;
  * header section once, bodies copied in bulk.
  *
  * <p>The boundary and the Content-IDs derive from one random value per writer (16 bytes from a
- * shared {@code SecureRandom}, drawn in blocks) plus a counter: no UUID per part. The boundary
- * is unguessable, so content from one sender cannot fake a delimiter of a message another
- * sender's data travels in.
+ * shared pool: AES-CTR keyed from a {@code SecureRandom}, drawn in blocks) plus a counter: no
+ * UUID per part. The boundary is unguessable, so content from one sender cannot fake a
+ * delimiter of a message another sender's data travels in.
+ *
+ * <p>For multipart/related messages (RFC 2387: MTOM, SwA), {@link #relatedContentType} and
+ * {@link #writePart(String, String, byte[])} write the usual type and part headers without
+ * building {@link MediaType} parameters or {@link MimeHeaders} one by one; the bytes are the
+ * same.
  *
  * <pre>{@code
  * MultipartWriter w = new MultipartWriter(out);
@@ -38,7 +43,7 @@ public final class MultipartWriter implements Closeable {
   private static final byte[] RANDOM_DELIMITER = ascii("\r\n--MIMEBoundary_");
   private static final byte[] ID_DOMAIN = ascii("@ferry.dev");
   private static final int RANDOM_BYTES = 16;
-  private static final int MIN_SCRATCH = 256;
+  private static final int HEAD_SIZE = 256;
   private static final byte[] CONTENT_TYPE = ascii("\r\nContent-Type: ");
   private static final byte[] BINARY_AND_ID =
       ascii("\r\nContent-Transfer-Encoding: binary\r\nContent-ID: <");
@@ -79,7 +84,7 @@ public final class MultipartWriter implements Closeable {
     System.arraycopy(ID_DOMAIN, 0, suffix, 1 + 2 * RANDOM_BYTES, ID_DOMAIN.length);
     this.idSuffix = new String(suffix, StandardCharsets.ISO_8859_1);
     if (boundary == null) {
-      head = new byte[MIN_SCRATCH];
+      head = new byte[HEAD_SIZE];
       int n = put(RANDOM_DELIMITER, 0, head, 0);
       System.arraycopy(suffix, 1, head, n, 2 * RANDOM_BYTES);
       delimiterLength = n + 2 * RANDOM_BYTES;
@@ -87,7 +92,7 @@ public final class MultipartWriter implements Closeable {
     } else {
       this.boundary = checkBoundary(boundary);
       byte[] delimiter = ascii("\r\n--" + boundary);
-      head = Arrays.copyOf(delimiter, delimiter.length + MIN_SCRATCH);
+      head = Arrays.copyOf(delimiter, delimiter.length + HEAD_SIZE);
       delimiterLength = delimiter.length;
     }
   }
