@@ -89,7 +89,7 @@ public final class MediaType {
     }
     int n = 0;
     for (int i = 0; i < params.length; i += 2) {
-      n = put(params, n, requireToken(params[i]), Objects.requireNonNull(params[i + 1]));
+      n = put(params, n, requireToken(params[i]), requireValue(params[i + 1]));
     }
     return new MediaType(requireToken(type), requireToken(subtype), trim(params, n));
   }
@@ -123,7 +123,7 @@ public final class MediaType {
   /** Returns a copy with {@code name} set to {@code value} (replacing an earlier value). */
   public MediaType withParameter(String name, String value) {
     String[] copy = Arrays.copyOf(parameters, parameters.length + 2);
-    int n = put(copy, parameters.length, requireToken(name), Objects.requireNonNull(value));
+    int n = put(copy, parameters.length, requireToken(name), requireValue(value));
     return new MediaType(type, subtype, trim(copy, n));
   }
 
@@ -298,6 +298,19 @@ public final class MediaType {
       }
     }
     return true;
+  }
+
+  /**
+   * Returns {@code value} if it holds no line break: a value goes into a header line, where CR
+   * or LF would end it and start another (header injection).
+   */
+  private static String requireValue(String value) {
+    Objects.requireNonNull(value, "parameter value");
+    if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
+      throw new IllegalArgumentException("parameter value contains a line break: \""
+          + value.replace("\r", "\\r").replace("\n", "\\n") + "\"");
+    }
+    return value;
   }
 
   /** Returns {@code s} lower-case (itself if it is), checked in the same pass. */

@@ -101,6 +101,15 @@ class MultipartWriterTest {
         .hasToString("multipart/mixed; boundary=\"a:b\"");
     assertThatThrownBy(() -> w.contentType("related", "type"))
         .hasMessageContaining("name, value pairs");
+    // header injection through a parameter value, by either call
+    assertThatThrownBy(() -> w.contentType("related", "start", "<a>\r\nX-Injected: 1"))
+        .hasMessageContaining("line break");
+    assertThatThrownBy(() -> w.relatedContentType("text/xml\r\nX-Injected: 1", "a", null))
+        .hasMessageContaining("line break");
+    assertThatThrownBy(() -> w.relatedContentType("text/xml", "a", "x/y\nX-Injected: 1"))
+        .hasMessageContaining("line break");
+    assertThatThrownBy(() -> MediaType.of("text", "xml").withParameter("a", "b\rc"))
+        .hasMessageContaining("line break");
   }
 
   @Test
