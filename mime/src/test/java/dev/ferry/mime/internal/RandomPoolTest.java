@@ -1,9 +1,10 @@
 package dev.ferry.mime.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,9 +23,9 @@ class RandomPoolTest {
       all.add(Thread.ofPlatform().start(() -> {
         awaitQuietly(start);
         for (int i = 0; i < draws; i++) {
-          byte[] b = new byte[16];
-          RandomPool.nextBytes(b);
-          seen.add(HexFormat.of().formatHex(b));
+          byte[] b = new byte[32];
+          RandomPool.nextHex(b, 0, 16);
+          seen.add(new String(b, StandardCharsets.ISO_8859_1));
         }
       }));
     }
@@ -36,32 +37,37 @@ class RandomPoolTest {
   }
 
   @Test
-  void drawsOfEverySizeUpToAndBeyondABlockAreFilled() {
-    for (int size : new int[] {1, 15, 4095, 4096, 4097, 20000}) {
-      byte[] b = new byte[size];
-      RandomPool.nextBytes(b);
+  void drawsOfEverySizeUpToABlockAreFilledAndLargerOnesRefused() {
+    for (int size : new int[] {1, 15, 2048, 4096}) {
+      byte[] b = new byte[2 * size];
+      RandomPool.nextHex(b, 0, size);
       int zeros = 0;
-      for (byte x : b) {
-        zeros += x == 0 ? 1 : 0;
+      for (int i = 0; i < b.length; i++) {
+        assertThat((char) b[i]).isIn('0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b',
+            'c', 'd', 'e', 'f');
+        zeros += b[i] == '0' ? 1 : 0;
       }
-      assertThat(zeros).as("zero bytes in %d random bytes", size).isLessThan(size / 32 + 2);
+      assertThat(zeros).as("'0' digits in %d", b.length).isLessThan(b.length / 8 + 3);
     }
+    assertThatThrownBy(() -> RandomPool.nextHex(new byte[8194], 0, 4097))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
-  void bytesAreEvenlySpreadAcrossSeveralKeys() {
+  void digitsAreEvenlySpreadAcrossSeveralKeys() {
     int blocks = 3 * RandomPool.BLOCKS_PER_KEY; // crosses at least two re-keyings
-    int[] counts = new int[256];
-    byte[] b = new byte[16];
-    for (int i = 0; i < blocks * 4096 / b.length; i++) {
-      RandomPool.nextBytes(b);
+    int[] counts = new int[128];
+    byte[] b = new byte[32];
+    for (int i = 0; i < blocks * 4096 / 16; i++) {
+      RandomPool.nextHex(b, 0, 16);
       for (byte x : b) {
-        counts[x & 0xff]++;
+        counts[x]++;
       }
     }
-    int expected = blocks * 4096 / 256; // 3,072; a fair byte strays by about 55
-    for (int v = 0; v < 256; v++) {
-      assertThat(counts[v]).as("count of byte %d", v).isBetween(expected * 3 / 4, expected * 5 / 4);
+    int expected = blocks * 4096 * 2 / 16; // 98,304 per digit; a fair one strays by about 300
+    for (char digit : "0123456789abcdef".toCharArray()) {
+      assertThat(counts[digit]).as("count of %s", digit)
+          .isBetween(expected * 19 / 20, expected * 21 / 20);
     }
   }
 
@@ -73,7 +79,7 @@ class RandomPoolTest {
       out[0] = 'x';
       out[33] = 'y';
       RandomPool.nextHex(out, 1, 16);
-      String text = new String(out, 0, 34, java.nio.charset.StandardCharsets.ISO_8859_1);
+      String text = new String(out, 0, 34, StandardCharsets.ISO_8859_1);
       assertThat(text).matches("x[0-9a-f]{32}y");
       assertThat(seen.add(text)).isTrue();
     }
