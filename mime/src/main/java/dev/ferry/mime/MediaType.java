@@ -95,17 +95,21 @@ public final class MediaType {
   }
 
   /**
-   * For {@link MultipartWriter}: {@code multipart/<subtype>} with the {@code boundary} it made
-   * (a token, which toString then does not check again, character by character) and
-   * {@code extra} name, value pairs as in {@link #of(String, String, String...)}.
+   * For {@link MultipartWriter}: {@code multipart/<subtype>} with its {@code boundary} and
+   * {@code extra} name, value pairs as in {@link #of(String, String, String...)}. A boundary the
+   * writer made is a token ({@code boundaryIsToken}): formatted at once, without a check of each
+   * of its characters.
    */
-  static MediaType multipart(String subtype, String tokenBoundary, String... extra) {
+  static MediaType multipart(String subtype, String boundary, boolean boundaryIsToken,
+      String... extra) {
     String[] parameters = new String[2 + extra.length];
     parameters[0] = "boundary";
-    parameters[1] = tokenBoundary;
+    parameters[1] = boundary;
     System.arraycopy(extra, 0, parameters, 2, extra.length);
     MediaType t = ofOwned("multipart", subtype, parameters);
-    t.formatted = t.format(t.parameters[1] == tokenBoundary); // not replaced by an extra pair
+    if (boundaryIsToken) {
+      t.formatted = t.format(t.parameters[1] == boundary); // not replaced by an extra pair
+    }
     return t;
   }
 

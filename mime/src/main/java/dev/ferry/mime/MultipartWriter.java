@@ -111,14 +111,8 @@ public final class MultipartWriter implements Closeable {
    * name, value pairs (for example {@code "type", "application/xop+xml"}).
    */
   public MediaType contentType(String subtype, String... extraParameters) {
-    if (randomBoundary) { // hex after a token prefix: a token, not checked again
-      return MediaType.multipart(subtype, boundary, extraParameters);
-    }
-    String[] parameters = new String[2 + extraParameters.length];
-    parameters[0] = "boundary";
-    parameters[1] = boundary;
-    System.arraycopy(extraParameters, 0, parameters, 2, extraParameters.length);
-    return MediaType.of("multipart", subtype, parameters);
+    // a random boundary is hex after a token prefix: a token
+    return MediaType.multipart(subtype, boundary, randomBoundary, extraParameters);
   }
 
   /**
