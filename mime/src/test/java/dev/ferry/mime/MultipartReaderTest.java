@@ -64,6 +64,25 @@ class MultipartReaderTest {
     assertThatThrownBy(r::nextPart).hasMessageContaining("closed");
   }
 
+  @Test
+  void aReadLongerThanTheBufferThatEndsAPartEarlyKeepsTheNextParts() throws Exception {
+    byte[] small = random(100, 5);
+    byte[] big = random(40_000, 6);
+    byte[] tail = random(30, 7);
+    MultipartReader r = MultipartReader.builder(
+        new ByteArrayInputStream(message("d", small, big, small, tail)), "d").build();
+    byte[] buf = new byte[128 * 1024]; // one read takes the whole message
+    for (byte[] expected : new byte[][] {small, big, small, tail}) {
+      InputStream body = r.nextPart().body();
+      ByteArrayOutputStream got = new ByteArrayOutputStream();
+      for (int n; (n = body.read(buf, 0, buf.length)) >= 0; ) {
+        got.write(buf, 0, n);
+      }
+      assertThat(got.toByteArray()).isEqualTo(expected);
+    }
+    assertThat(r.nextPart()).isNull();
+  }
+
   private static byte[] concat(byte[] x, byte[] y) {
     byte[] z = new byte[x.length + y.length];
     System.arraycopy(x, 0, z, 0, x.length);

@@ -42,7 +42,7 @@ class MultipartRoundTripProperties {
   @Property(tries = 300)
   void pullReaderGetsBackWhatTheWriterWrote(@ForAll("boundaries") String boundary,
       @ForAll("parts") List<TestPart> parts, @ForAll @IntRange(min = 1, max = 20000) int maxChunk,
-      @ForAll @IntRange(min = 1, max = 20000) int readSize, @ForAll long seed)
+      @ForAll @IntRange(min = 1, max = 70000) int readSize, @ForAll long seed)
       throws IOException {
     assumeNoDelimiterInBodies(boundary, parts, false);
     byte[] message = write(boundary, parts);
