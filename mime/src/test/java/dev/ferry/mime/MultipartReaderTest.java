@@ -23,6 +23,11 @@ class MultipartReaderTest {
     return out.toByteArray();
   }
 
+  private static MultipartReader reader(String boundary, byte[]... bodies) throws IOException {
+    return MultipartReader.builder(
+        new ByteArrayInputStream(message(boundary, bodies)), boundary).build();
+  }
+
   private static byte[] random(int n, long seed) {
     byte[] b = new byte[n];
     new Random(seed).nextBytes(b);
@@ -34,13 +39,11 @@ class MultipartReaderTest {
     byte[] a1 = random(40_000, 1);
     byte[] a2 = random(300, 2);
     byte[] b1 = random(50_000, 3);
-    MultipartReader a = MultipartReader.builder(
-        new ByteArrayInputStream(message("a", a1, a2)), "a").build();
+    MultipartReader a = reader("a", a1, a2);
     Part first = a.nextPart();
     byte[] head = first.body().readNBytes(1000); // a is mid-message: keeps its buffer
     for (int round = 0; round < 20; round++) { // each b ends and gives its buffer back
-      MultipartReader b = MultipartReader.builder(
-          new ByteArrayInputStream(message("b" + round, b1)), "b" + round).build();
+      MultipartReader b = reader("b" + round, b1);
       assertThat(b.nextPart().body().readAllBytes()).isEqualTo(b1);
       assertThat(b.nextPart()).isNull();
     }
@@ -52,8 +55,7 @@ class MultipartReaderTest {
 
   @Test
   void aClosedReaderRefusesToReadBodies() throws Exception {
-    MultipartReader r = MultipartReader.builder(
-        new ByteArrayInputStream(message("c", random(20_000, 4))), "c").build();
+    MultipartReader r = reader("c", random(20_000, 4));
     InputStream body = r.nextPart().body();
     body.readNBytes(10);
     r.close();
@@ -69,8 +71,7 @@ class MultipartReaderTest {
     byte[] small = random(100, 5);
     byte[] big = random(40_000, 6);
     byte[] tail = random(30, 7);
-    MultipartReader r = MultipartReader.builder(
-        new ByteArrayInputStream(message("d", small, big, small, tail)), "d").build();
+    MultipartReader r = reader("d", small, big, small, tail);
     byte[] buf = new byte[128 * 1024]; // one read takes the whole message
     for (byte[] expected : new byte[][] {small, big, small, tail}) {
       InputStream body = r.nextPart().body();
