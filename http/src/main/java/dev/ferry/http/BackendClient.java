@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +30,7 @@ import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
@@ -62,6 +64,12 @@ final class BackendClient implements AutoCloseable {
   private final int bufferBytes;
 
   BackendClient(Duration timeout, Duration connectTimeout, int bufferBytes) {
+    this(timeout, connectTimeout, bufferBytes, null);
+  }
+
+  /** As the other constructor, with the client's buffers from {@code pool} if not null. */
+  BackendClient(Duration timeout, Duration connectTimeout, int bufferBytes,
+      ByteBufferPool pool) {
     this.timeout = timeout;
     this.bufferBytes = bufferBytes;
     VirtualThreadPool threads = new VirtualThreadPool();
@@ -87,6 +95,9 @@ final class BackendClient implements AutoCloseable {
     http.setMaxConnectionsPerDestination(1024);
     http.setMaxRequestsQueuedPerDestination(64 * 1024);
     http.setResponseBufferSize(64 * 1024);
+    if (pool != null) {
+      http.setByteBufferPool(pool);
+    }
     try {
       http.start();
     } catch (Exception e) {
@@ -116,7 +127,7 @@ final class BackendClient implements AutoCloseable {
       throws IOException {
     Request request = newRequest(uri, soapAction);
     String contentType = payload.contentType();
-    Reply reply = new Reply(HELD_REPLY_BYTES);
+    Reply reply = new Reply(HELD_REPLY_BYTES, false);
     RequestBody body = new RequestBody(bufferBytes, () -> {
       OutputStreamRequestContent content = new OutputStreamRequestContent(contentType);
       request.body(content).send(reply);
@@ -150,7 +161,7 @@ final class BackendClient implements AutoCloseable {
   void send(URI uri, String contentType, ByteBuffer body, String soapAction,
       ReplyHandler handler) {
     Request request = newRequest(uri, soapAction);
-    Reply reply = new Reply(HELD_REPLY_BYTES);
+    Reply reply = new Reply(HELD_REPLY_BYTES, true);
     reply.ready.whenComplete((r, failure) -> {
       if (failure != null) {
         handler.failed(failure(uri, failure));
@@ -198,6 +209,7 @@ final class BackendClient implements AutoCloseable {
     } finally {
       if (!handedOver) {
         in.close(); // aborts the exchange if the reply was not read to its end
+        reply.release();
       }
     }
   }
@@ -221,6 +233,7 @@ final class BackendClient implements AutoCloseable {
     String contentType = response.getHeaders().get(HttpHeader.CONTENT_TYPE);
     if (status == 202 || status == 204) {
       HttpSoap.drainAndClose(in);
+      reply.release();
       return new BackendReply(status, contentType, -1, null);
     }
     MediaType type = HttpSoap.mediaType(contentType);
@@ -229,7 +242,8 @@ final class BackendClient implements AutoCloseable {
       throw new SoapHttpException(uri, status, contentType,
           new String(start, StandardCharsets.UTF_8));
     }
-    return new BackendReply(status, contentType, reply.length(), in, reply.held());
+    return new BackendReply(status, contentType, reply.length(), in, reply.held(),
+        reply::release);
   }
 
   /** Returns the exception that explains a failed exchange best. */
@@ -254,19 +268,27 @@ final class BackendClient implements AutoCloseable {
    * once if its Content-Length says so), or one that fails after its headers, is handed on as
    * it comes to an {@link InputStreamResponseListener}, behind the bytes held so far.
    * Jetty calls one exchange's listener methods one after another, never at once.
+   *
+   * <p>With {@code passThrough}, a reply that comes in one chunk (at 32 KiB, nearly always) is
+   * not copied: the chunk is retained and handed over as it is, in the connection's own
+   * (direct) buffer, until {@link #release}. A second chunk, streaming or a failure copies what
+   * was retained and lets it go.
    */
   private static final class Reply implements Response.Listener {
     private static final byte[] NONE = new byte[0];
     final CompletableFuture<Reply> ready = new CompletableFuture<>();
     private final InputStreamResponseListener stream = new InputStreamResponseListener();
     private final int limit;
+    private final boolean passThrough;
     private Response response;
     private byte[] held = NONE;
+    private Content.Chunk retained;
     private int count;
     private boolean streaming;
 
-    Reply(int limit) {
+    Reply(int limit, boolean passThrough) {
       this.limit = limit;
+      this.passThrough = passThrough;
     }
 
     /**
@@ -279,11 +301,26 @@ final class BackendClient implements AutoCloseable {
 
     /** The body if it was taken whole, else null. */
     ByteBuffer held() {
-      return streaming ? null : ByteBuffer.wrap(held, 0, count);
+      if (streaming) {
+        return null;
+      }
+      return retained != null ? retained.getByteBuffer().slice()
+          : ByteBuffer.wrap(held, 0, count);
+    }
+
+    /** Lets a retained chunk go; once the reply is relayed, or it will not be. */
+    synchronized void release() {
+      if (retained != null) {
+        retained.release();
+        retained = null;
+      }
     }
 
     /** The reply's body: what was held, then, if it streams, the rest as it comes. */
     InputStream body() {
+      if (retained != null) {
+        return new HeldBuffer(retained.getByteBuffer().slice());
+      }
       InputStream start = new HeldBytes(held, count);
       if (!streaming) {
         return start;
@@ -298,7 +335,7 @@ final class BackendClient implements AutoCloseable {
       long length = r.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
       if (length > limit) {
         stream();
-      } else if (length > 0) {
+      } else if (length > 0 && !passThrough) {
         held = new byte[(int) length];
       }
     }
@@ -308,6 +345,14 @@ final class BackendClient implements AutoCloseable {
       if (!streaming) {
         ByteBuffer b = chunk.getByteBuffer();
         int n = b.remaining();
+        if (count == 0 && passThrough && n <= limit && chunk.canRetain()) {
+          chunk.retain(); // a reply in one chunk goes on in it; a second copies it out
+          retained = chunk;
+          count = n;
+          demander.run();
+          return;
+        }
+        copyRetained();
         if (count + n <= limit) {
           if (count + n > held.length) {
             held = Arrays.copyOf(held, Math.max(count + n, Math.min(limit, held.length * 2)));
@@ -333,6 +378,9 @@ final class BackendClient implements AutoCloseable {
 
     @Override
     public void onFailure(Response r, Throwable failure) {
+      if (!ready.isDone()) {
+        copyRetained();
+      }
       if (!streaming && response != null) {
         stream(); // what came so far goes on, then the failure: the caller is aborted
       }
@@ -347,12 +395,26 @@ final class BackendClient implements AutoCloseable {
     public void onComplete(Result result) {
       if (streaming) {
         stream.onComplete(result);
-      } else if (result.isFailed()) {
+      } else if (result.isFailed() && !ready.isDone()) {
+        release();
         ready.completeExceptionally(result.getFailure());
       }
     }
 
+    /** Moves a retained chunk's bytes into {@link #held} and lets the chunk go. */
+    private synchronized void copyRetained() {
+      if (retained == null) {
+        return;
+      }
+      ByteBuffer b = retained.getByteBuffer();
+      long length = response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+      held = new byte[(int) Math.max(count, length)];
+      b.get(b.position(), held, 0, count);
+      release();
+    }
+
     private void stream() {
+      copyRetained();
       streaming = true;
       stream.onHeaders(response);
       ready.complete(this);
@@ -375,6 +437,39 @@ final class BackendClient implements AutoCloseable {
       out.write(buf, pos, n);
       pos = count;
       return n;
+    }
+  }
+
+  /** The bytes of a reply passed through in the client's buffer, for a reader of a stream. */
+  private static final class HeldBuffer extends InputStream {
+    private final ByteBuffer bytes;
+
+    HeldBuffer(ByteBuffer bytes) {
+      this.bytes = bytes;
+    }
+
+    @Override
+    public int read() {
+      return bytes.hasRemaining() ? bytes.get() & 0xff : -1;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      Objects.checkFromIndexSize(off, len, b.length);
+      if (len == 0) {
+        return 0;
+      }
+      if (!bytes.hasRemaining()) {
+        return -1;
+      }
+      int n = Math.min(len, bytes.remaining());
+      bytes.get(b, off, n);
+      return n;
+    }
+
+    @Override
+    public int available() {
+      return bytes.remaining();
     }
   }
 

@@ -17,19 +17,25 @@ final class BackendReply implements AutoCloseable {
   private final long length;
   private final InputStream body;
   private final ByteBuffer whole;
+  private final Runnable release;
 
   /** {@code length} is the body's size in bytes, or -1 if not known beforehand. */
   BackendReply(int status, String contentType, long length, InputStream body) {
-    this(status, contentType, length, body, null);
+    this(status, contentType, length, body, null, () -> { });
   }
 
-  /** {@code whole} is the body if it was taken whole (the same bytes as {@code body}). */
-  BackendReply(int status, String contentType, long length, InputStream body, ByteBuffer whole) {
+  /**
+   * {@code whole} is the body if it was taken whole (the same bytes as {@code body}), which may
+   * be the client's own buffer: {@code release} lets it go.
+   */
+  BackendReply(int status, String contentType, long length, InputStream body, ByteBuffer whole,
+      Runnable release) {
     this.status = status;
     this.contentType = contentType;
     this.length = length;
     this.body = body;
     this.whole = whole;
+    this.release = release;
   }
 
   int status() {
@@ -50,16 +56,26 @@ final class BackendReply implements AutoCloseable {
     return body;
   }
 
-  /** The body if it was taken whole before the reply was handed over, else null. */
+  /**
+   * The body if it was taken whole before the reply was handed over, else null. It may be the
+   * backend client's own buffer, valid until {@link #release} or {@link #close}: a write of it
+   * must have completed before either.
+   */
   ByteBuffer whole() {
     return whole;
   }
 
+  /** Lets the bytes of a body taken whole go (it holds no connection); may be called again. */
+  void release() {
+    release.run();
+  }
+
   @Override
   public void close() throws IOException {
-    // a body taken whole holds no connection: there is nothing to release
     if (body != null && whole == null) {
       HttpSoap.drainAndClose(body);
+    } else {
+      release();
     }
   }
 }

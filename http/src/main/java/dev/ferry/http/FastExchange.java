@@ -210,7 +210,12 @@ final class FastExchange implements BackendClient.ReplyHandler {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, reply.contentType());
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, whole.remaining());
     sent = whole.remaining();
-    writeLast(reply.status(), null, whole);
+    // the bytes may be the backend client's buffer: let it go once they are written
+    if (finish(reply.status(), null)) {
+      response.write(true, whole, Callback.from(reply::release, callback));
+    } else {
+      reply.release();
+    }
   }
 
   /**
