@@ -35,15 +35,20 @@ import org.openjdk.jmh.annotations.Warmup;
  * call), and through nginx as a plain reverse proxy (Debian's defaults, and with request bodies
  * kept in memory, see {@link Nginx#start}), side by side in one run. All on loopback;
  * the broker and nginx each add two socket hops, so the ratio to {@code direct} is the price.
+ * {@code broker} runs in this JVM, beside the client and the backend; {@code broker-process}
+ * in a JVM of its own, as {@code ferry broker} runs it and as nginx runs ({@link BrokerProcess});
+ * {@code jetty-proxy} is Jetty's own reverse proxy in a JVM of its own, the library the broker is
+ * built on relaying bytes it does not read.
+ * The forked JVM has the Vector API module, as {@code ferry serve} and {@code ferry broker} do.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 20, time = 2) // the broker's path keeps compiling for ~15 iterations
 @Measurement(iterations = 8, time = 2)
-@Fork(value = 1, jvmArgs = {"-Xmx1g"})
+@Fork(value = 1, jvmArgs = {"-Xmx1g", "--add-modules", "jdk.incubator.vector"})
 @State(Scope.Benchmark)
 public class BrokerOverheadBenchmark {
-  @Param({"direct", "broker", "nginx", "nginx-default"})
+  @Param({"direct", "broker", "broker-process", "jetty-proxy", "nginx", "nginx-default"})
   public String path;
 
   @Param({"32768", "1048576"})
@@ -51,6 +56,7 @@ public class BrokerOverheadBenchmark {
 
   private SoapServer server;
   private Broker broker;
+  private BrokerProcess brokerProcess;
   private Nginx nginx;
   private SoapClient client;
   private SoapCodec codec;
@@ -69,6 +75,14 @@ public class BrokerOverheadBenchmark {
         broker = Broker.builder().routes(Routes.parse("routes:\n  - path: /echo\n    to: "
             + server.uri("/echo") + "\n")).build().start();
         yield broker.uri("/echo");
+      }
+      case "broker-process" -> {
+        brokerProcess = BrokerProcess.start(server.uri("/echo"));
+        yield brokerProcess.uri("/echo");
+      }
+      case "jetty-proxy" -> {
+        brokerProcess = BrokerProcess.startJettyProxy(server.uri("/echo"));
+        yield brokerProcess.uri("/echo");
       }
       case "nginx", "nginx-default" -> {
         nginx = Nginx.start(server.port(), path.equals("nginx"));
@@ -102,6 +116,9 @@ public class BrokerOverheadBenchmark {
     client.close();
     if (broker != null) {
       broker.close();
+    }
+    if (brokerProcess != null) {
+      brokerProcess.close();
     }
     if (nginx != null) {
       nginx.close();

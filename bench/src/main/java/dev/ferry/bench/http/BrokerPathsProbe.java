@@ -17,20 +17,24 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * The same three paths as {@link BrokerOverheadBenchmark} (direct, broker, nginx with request
- * bodies in memory), but called in turn, call by call, in one JVM, so that load from elsewhere
- * on the machine falls on all three alike; prints median, 90th percentile and mean per path.
- * On a shared machine this tells small differences apart where JMH's trials, minutes apart,
- * cannot. Not a JMH benchmark: run it with the benchmarks jar on the class path,
+ * The same paths as {@link BrokerOverheadBenchmark} (direct, broker in this JVM, broker in a
+ * JVM of its own, Jetty's reverse proxy in a JVM of its own, nginx with request bodies in
+ * memory), but called in turn, call by call, from
+ * one JVM, so that load from elsewhere on the machine falls on all of them alike; prints
+ * median, 90th percentile and mean per path. On a shared machine this tells small differences
+ * apart where JMH's trials, minutes apart, cannot. Not a JMH benchmark: run it with the
+ * benchmarks jar on the class path,
  *
  * <pre>
- * java -cp bench/target/benchmarks.jar dev.ferry.bench.http.BrokerPathsProbe 32768 8000
+ * java --add-modules jdk.incubator.vector -cp bench/target/benchmarks.jar \
+ *     dev.ferry.bench.http.BrokerPathsProbe 32768 8000
  * </pre>
  *
  * <p>(size in bytes, calls per path measured after as many halves of warm-up).
  */
 public final class BrokerPathsProbe {
-  private static final String[] NAMES = {"direct", "broker", "nginx"};
+  private static final String[] NAMES =
+      {"direct", "broker", "broker-process", "jetty-proxy", "nginx"};
 
   private BrokerPathsProbe() {}
 
@@ -43,18 +47,20 @@ public final class BrokerPathsProbe {
             .build().start();
         Broker broker = Broker.builder().routes(Routes.parse("routes:\n  - path: /echo\n"
             + "    to: " + server.uri("/echo") + "\n")).build().start();
+        BrokerProcess process = BrokerProcess.start(server.uri("/echo"));
+        BrokerProcess jetty = BrokerProcess.startJettyProxy(server.uri("/echo"));
         Nginx nginx = Nginx.start(server.port(), true);
         SoapClient client = SoapClient.create()) {
-      URI[] uris = {server.uri("/echo"), broker.uri("/echo"),
-          URI.create("http://127.0.0.1:" + nginx.port() + "/echo")};
+      URI[] uris = {server.uri("/echo"), broker.uri("/echo"), process.uri("/echo"),
+          jetty.uri("/echo"), URI.create("http://127.0.0.1:" + nginx.port() + "/echo")};
       byte[] b = new byte[size];
       new Random(size).nextBytes(b);
       ByteString blob = ByteString.of(b);
       int warm = n / 2;
-      long[][] t = new long[3][n];
+      long[][] t = new long[NAMES.length][n];
       for (int i = 0; i < warm + n; i++) {
-        for (int j = 0; j < 3; j++) {
-          int k = (i + j) % 3;
+        for (int j = 0; j < NAMES.length; j++) {
+          int k = (i + j) % NAMES.length;
           long start = System.nanoTime();
           call(client, codec, uris[k], blob);
           if (i >= warm) {
@@ -62,17 +68,18 @@ public final class BrokerPathsProbe {
           }
         }
       }
-      double[] median = new double[3];
-      for (int k = 0; k < 3; k++) {
+      double[] median = new double[NAMES.length];
+      for (int k = 0; k < NAMES.length; k++) {
         long[] c = t[k].clone();
         Arrays.sort(c);
         median[k] = c[n / 2] / 1e3;
-        System.out.printf("%-7s %8d B  median %7.1f us  p90 %7.1f  mean %7.1f%n", NAMES[k],
+        System.out.printf("%-14s %8d B  median %7.1f us  p90 %7.1f  mean %7.1f%n", NAMES[k],
             size, median[k], c[n * 9 / 10] / 1e3,
             Arrays.stream(c).average().orElse(0) / 1e3);
       }
-      System.out.printf("adds over direct (median): broker %.1f us, nginx %.1f us%n",
-          median[1] - median[0], median[2] - median[0]);
+      System.out.printf("adds over direct (median): broker %.1f us, broker-process %.1f us,"
+          + " jetty-proxy %.1f us, nginx %.1f us%n", median[1] - median[0],
+          median[2] - median[0], median[3] - median[0], median[4] - median[0]);
     }
   }
 

@@ -97,6 +97,11 @@ final class Nginx implements AutoCloseable {
     return port;
   }
 
+  /** The master process; its workers are its children. */
+  ProcessHandle process() {
+    return process.toHandle();
+  }
+
   private static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
