@@ -53,9 +53,7 @@ public final class BrokerPathsProbe {
         SoapClient client = SoapClient.create()) {
       URI[] uris = {server.uri("/echo"), broker.uri("/echo"), process.uri("/echo"),
           jetty.uri("/echo"), URI.create("http://127.0.0.1:" + nginx.port() + "/echo")};
-      byte[] b = new byte[size];
-      new Random(size).nextBytes(b);
-      ByteString blob = ByteString.of(b);
+      ByteString blob = blob(size);
       int warm = n / 2;
       long[][] t = new long[NAMES.length][n];
       for (int i = 0; i < warm + n; i++) {
@@ -83,7 +81,15 @@ public final class BrokerPathsProbe {
     }
   }
 
-  private static void call(SoapClient client, SoapCodec codec, URI uri, ByteString blob)
+  /** The echo's blob of {@code size} random bytes, the same for every run of that size. */
+  static ByteString blob(int size) {
+    byte[] b = new byte[size];
+    new Random(size).nextBytes(b);
+    return ByteString.of(b);
+  }
+
+  /** One echo call through {@code uri}, checked to come back whole. */
+  static void call(SoapClient client, SoapCodec codec, URI uri, ByteString blob)
       throws IOException {
     try (SoapResponse r = client.call(uri, EchoService.request(codec, SoapVersion.SOAP_11,
         MtomPolicy.DEFAULT, "bench", blob), EchoService.SOAP_ACTION)) {

@@ -4,17 +4,12 @@ import dev.ferry.bytes.ByteString;
 import dev.ferry.http.EchoService;
 
 import dev.ferry.http.SoapClient;
-import dev.ferry.http.SoapResponse;
 import dev.ferry.http.SoapServer;
 import dev.ferry.soap.SoapCodec;
-import dev.ferry.soap.SoapVersion;
-import dev.ferry.xop.MtomPolicy;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Random;
 import java.util.stream.Stream;
 
 /**
@@ -43,9 +38,7 @@ public final class ProxyCpuProbe {
     int n = Integer.parseInt(args[1]);
     AccessLog.quiet();
     SoapCodec codec = SoapCodec.create();
-    byte[] b = new byte[size];
-    new Random(size).nextBytes(b);
-    ByteString blob = ByteString.of(b);
+    ByteString blob = BrokerPathsProbe.blob(size);
     try (SoapServer server = SoapServer.builder().endpoint("/echo", EchoService.dispatcher())
             .build().start();
         BrokerProcess broker = BrokerProcess.start(server.uri("/echo"));
@@ -63,13 +56,13 @@ public final class ProxyCpuProbe {
   private static void measure(String name, ProcessHandle proxy, URI uri, int n,
       SoapClient client, SoapCodec codec, ByteString blob) throws IOException {
     for (int i = 0; i < n; i++) {
-      call(client, codec, uri, blob);
+      BrokerPathsProbe.call(client, codec, uri, blob);
     }
     Duration proxyBefore = cpu(proxy);
     long selfBefore = selfCpuNanos();
     long start = System.nanoTime();
     for (int i = 0; i < n; i++) {
-      call(client, codec, uri, blob);
+      BrokerPathsProbe.call(client, codec, uri, blob);
     }
     long wall = System.nanoTime() - start;
     double proxyUs = cpu(proxy).minus(proxyBefore).toNanos() / 1e3 / n;
@@ -91,16 +84,5 @@ public final class ProxyCpuProbe {
   private static long selfCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory
         .getOperatingSystemMXBean()).getProcessCpuTime();
-  }
-
-  private static void call(SoapClient client, SoapCodec codec, URI uri, ByteString blob)
-      throws IOException {
-    try (SoapResponse r = client.call(uri, EchoService.request(codec, SoapVersion.SOAP_11,
-        MtomPolicy.DEFAULT, "bench", blob), EchoService.SOAP_ACTION)) {
-      if (EchoService.readEcho(r.message(), OutputStream.nullOutputStream()).length()
-          != blob.size()) {
-        throw new IllegalStateException("the echo through " + uri + " is not whole");
-      }
-    }
   }
 }
