@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * kept in memory, see {@link Nginx#start}), side by side in one run. All on loopback;
  * the broker and nginx each add two socket hops, so the ratio to {@code direct} is the price.
  * {@code broker} runs in this JVM, beside the client and the backend; {@code broker-process}
- * in a JVM of its own, as {@code ferry broker} runs it and as nginx runs ({@link BrokerProcess});
+ * in a JVM of its own, as {@code ferry broker} runs it and as nginx runs ({@link RelayProcess});
  * {@code jetty-proxy} is Jetty's own reverse proxy in a JVM of its own, the library the broker is
  * built on relaying bytes it does not read.
  * The forked JVM has the Vector API module, as {@code ferry serve} and {@code ferry broker} do.
@@ -56,7 +56,7 @@ public class BrokerOverheadBenchmark {
 
   private SoapServer server;
   private Broker broker;
-  private BrokerProcess brokerProcess;
+  private RelayProcess relay;
   private Nginx nginx;
   private SoapClient client;
   private SoapCodec codec;
@@ -77,12 +77,12 @@ public class BrokerOverheadBenchmark {
         yield broker.uri("/echo");
       }
       case "broker-process" -> {
-        brokerProcess = BrokerProcess.start(server.uri("/echo"));
-        yield brokerProcess.uri("/echo");
+        relay = RelayProcess.broker(server.uri("/echo"));
+        yield relay.uri("/echo");
       }
       case "jetty-proxy" -> {
-        brokerProcess = BrokerProcess.startJettyProxy(server.uri("/echo"));
-        yield brokerProcess.uri("/echo");
+        relay = RelayProcess.jettyProxy(server.uri("/echo"));
+        yield relay.uri("/echo");
       }
       case "nginx", "nginx-default" -> {
         nginx = Nginx.start(server.port(), path.equals("nginx"));
@@ -117,8 +117,8 @@ public class BrokerOverheadBenchmark {
     if (broker != null) {
       broker.close();
     }
-    if (brokerProcess != null) {
-      brokerProcess.close();
+    if (relay != null) {
+      relay.close();
     }
     if (nginx != null) {
       nginx.close();

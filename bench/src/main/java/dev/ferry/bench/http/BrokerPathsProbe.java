@@ -47,8 +47,8 @@ public final class BrokerPathsProbe {
             .build().start();
         Broker broker = Broker.builder().routes(Routes.parse("routes:\n  - path: /echo\n"
             + "    to: " + server.uri("/echo") + "\n")).build().start();
-        BrokerProcess process = BrokerProcess.start(server.uri("/echo"));
-        BrokerProcess jetty = BrokerProcess.startJettyProxy(server.uri("/echo"));
+        RelayProcess process = RelayProcess.broker(server.uri("/echo"));
+        RelayProcess jetty = RelayProcess.jettyProxy(server.uri("/echo"));
         Nginx nginx = Nginx.start(server.port(), true);
         SoapClient client = SoapClient.create()) {
       URI[] uris = {server.uri("/echo"), broker.uri("/echo"), process.uri("/echo"),

@@ -2,7 +2,6 @@ package dev.ferry.bench.http;
 
 import dev.ferry.bytes.ByteString;
 import dev.ferry.http.EchoService;
-
 import dev.ferry.http.SoapClient;
 import dev.ferry.http.SoapServer;
 import dev.ferry.soap.SoapCodec;
@@ -15,7 +14,7 @@ import java.util.stream.Stream;
 /**
  * How much CPU a relay costs per call, where latency alone cannot tell: on a machine of two
  * cores, every microsecond a proxy computes is one the client and the backend wait for. Sends
- * the 32 KiB MTOM echo through Ferry's broker in a JVM of its own ({@link BrokerProcess}, as
+ * the 32 KiB MTOM echo through Ferry's broker in a JVM of its own ({@link RelayProcess}, as
  * {@code ferry broker} runs), through Jetty's own reverse proxy in a JVM of its own (the library
  * under the broker, relaying bytes it does not read), and through nginx ({@link Nginx}, request
  * bodies in memory), one
@@ -41,8 +40,8 @@ public final class ProxyCpuProbe {
     ByteString blob = BrokerPathsProbe.blob(size);
     try (SoapServer server = SoapServer.builder().endpoint("/echo", EchoService.dispatcher())
             .build().start();
-        BrokerProcess broker = BrokerProcess.start(server.uri("/echo"));
-        BrokerProcess jetty = BrokerProcess.startJettyProxy(server.uri("/echo"));
+        RelayProcess broker = RelayProcess.broker(server.uri("/echo"));
+        RelayProcess jetty = RelayProcess.jettyProxy(server.uri("/echo"));
         Nginx nginx = Nginx.start(server.port(), true);
         SoapClient client = SoapClient.create()) {
       measure("direct", null, server.uri("/echo"), n, client, codec, blob);

@@ -24,29 +24,31 @@ import org.eclipse.jetty.server.ServerConnector;
  * the bytes without reading them. The child is this class's {@link #main} on the benchmark's own
  * class path; it prints its port and lives until its standard input closes.
  */
-final class BrokerProcess implements AutoCloseable {
+final class RelayProcess implements AutoCloseable {
   private final Process process;
   private final int port;
 
-  private BrokerProcess(Process process, int port) {
+  private RelayProcess(Process process, int port) {
     this.process = process;
     this.port = port;
   }
 
-  /**
-   * Starts Ferry's broker routing {@code /echo} to {@code backend}; the system property {@code
-   * ferry.bench.brokerJvmOptions} (options separated by spaces) adds options to its JVM.
-   */
-  static BrokerProcess start(URI backend) throws IOException {
-    return start("ferry", backend);
+  /** Starts Ferry's broker routing {@code /echo} to {@code backend}. */
+  static RelayProcess broker(URI backend) throws IOException {
+    return start("broker", backend);
   }
 
   /** Starts Jetty's reverse proxy in front of {@code backend}, with Jetty's defaults. */
-  static BrokerProcess startJettyProxy(URI backend) throws IOException {
-    return start("jetty", backend);
+  static RelayProcess jettyProxy(URI backend) throws IOException {
+    return start("jetty-proxy", backend);
   }
 
-  private static BrokerProcess start(String kind, URI backend) throws IOException {
+  /**
+   * Starts the child JVM running {@code kind}; the system property {@code
+   * ferry.bench.brokerJvmOptions} (options separated by spaces) adds options to it, whichever
+   * relay it runs.
+   */
+  private static RelayProcess start(String kind, URI backend) throws IOException {
     String java = ProcessHandle.current().info().command()
         .orElseThrow(() -> new IOException("cannot tell which java runs this JVM"));
     List<String> command = new ArrayList<>(List.of(java, "--add-modules",
@@ -56,7 +58,7 @@ final class BrokerProcess implements AutoCloseable {
       command.addAll(List.of(options.split("\\s+")));
     }
     command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-        BrokerProcess.class.getName(), kind, backend.toString()));
+        RelayProcess.class.getName(), kind, backend.toString()));
     Process p = new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.DISCARD).start();
     BufferedReader out = new BufferedReader(
@@ -64,9 +66,9 @@ final class BrokerProcess implements AutoCloseable {
     String line = out.readLine();
     if (line == null || !line.startsWith("port ")) {
       p.destroyForcibly();
-      throw new IOException("the broker process did not start: " + line);
+      throw new IOException("the " + kind + " process did not start: " + line);
     }
-    return new BrokerProcess(p, Integer.parseInt(line.substring(5)));
+    return new RelayProcess(p, Integer.parseInt(line.substring(5)));
   }
 
   ProcessHandle process() {
@@ -85,30 +87,38 @@ final class BrokerProcess implements AutoCloseable {
     }
   }
 
-  /** The child: {@code BrokerProcess ferry|jetty <backend URI>}. */
+  /** The child: {@code RelayProcess broker|jetty-proxy <backend URI>}. */
   public static void main(String[] args) throws Exception {
     AccessLog.quiet();
-    if (args[0].equals("jetty")) {
-      Server server = new Server();
-      ServerConnector connector = new ServerConnector(server);
-      connector.setHost("127.0.0.1");
-      server.addConnector(connector);
-      URI backend = URI.create(args[1]);
-      server.setHandler(new ProxyHandler.Reverse(
-          request -> HttpURI.build(request.getHttpURI()).scheme("http")
-              .host(backend.getHost()).port(backend.getPort())));
-      server.start();
-      try {
-        serve(connector.getLocalPort());
-      } finally {
-        server.stop();
-      }
-      return;
+    URI backend = URI.create(args[1]);
+    if (args[0].equals("jetty-proxy")) {
+      runJettyProxy(backend);
+    } else {
+      runBroker(backend);
     }
+  }
+
+  private static void runBroker(URI backend) throws IOException {
     try (Broker broker = Broker.builder().host("127.0.0.1")
-        .routes(Routes.parse("routes:\n  - path: /echo\n    to: " + args[1] + "\n"))
+        .routes(Routes.parse("routes:\n  - path: /echo\n    to: " + backend + "\n"))
         .build().start()) {
       serve(broker.port());
+    }
+  }
+
+  private static void runJettyProxy(URI backend) throws Exception {
+    Server server = new Server();
+    ServerConnector connector = new ServerConnector(server);
+    connector.setHost("127.0.0.1");
+    server.addConnector(connector);
+    server.setHandler(new ProxyHandler.Reverse(
+        request -> HttpURI.build(request.getHttpURI()).scheme("http")
+            .host(backend.getHost()).port(backend.getPort())));
+    server.start();
+    try {
+      serve(connector.getLocalPort());
+    } finally {
+      server.stop();
     }
   }
 
