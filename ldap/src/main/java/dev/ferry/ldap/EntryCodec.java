@@ -233,8 +233,8 @@ final class EntryCodec {
     for (int i = 1; i < idLength; i++) {
       id = id << 8 | (a[p + 2 + i] & 0xff);
     }
-    if (id < 0) {
-      return null;
+    if (id < 0 || (idLength > 1 && a[p + 2] == 0 && a[p + 3] >= 0)) {
+      return null; // negative, or a redundant leading octet (X.690 8.3.2): the general path says
     }
     p += 2 + idLength;
     // protocolOp, which must end the message: no controls, nothing else
