@@ -1,6 +1,7 @@
 package dev.ferry.http;
 
 import dev.ferry.mime.MediaType;
+import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.Payload;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -237,7 +238,7 @@ final class BackendClient implements AutoCloseable {
       return new BackendReply(status, contentType, -1, null);
     }
     MediaType type = HttpSoap.mediaType(contentType);
-    if (type == null || HttpSoap.version(type) == null) {
+    if (type == null || SoapBinding.version(type) == null) {
       byte[] start = in.readNBytes(300);
       throw new SoapHttpException(uri, status, contentType,
           new String(start, StandardCharsets.UTF_8));

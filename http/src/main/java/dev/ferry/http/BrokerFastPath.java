@@ -2,6 +2,7 @@ package dev.ferry.http;
 
 import dev.ferry.http.internal.JettyHost;
 import dev.ferry.mime.MediaType;
+import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapCodec;
 import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.http.HttpHeader;
@@ -64,6 +65,6 @@ final class BrokerFastPath extends Handler.Wrapper {
       return null;
     }
     MediaType type = HttpSoap.mediaType(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
-    return type != null && HttpSoap.version(type) != null ? type : null;
+    return type != null && SoapBinding.version(type) != null ? type : null;
   }
 }

@@ -2,15 +2,11 @@ package dev.ferry.http;
 
 import dev.ferry.soap.Addressing;
 import dev.ferry.soap.Message;
-import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import javax.xml.namespace.QName;
-import javax.xml.stream.XMLStreamConstants;
-import javax.xml.stream.XMLStreamException;
-import javax.xml.stream.XMLStreamReader;
 
 /**
  * Chooses the {@link Endpoint} for a request: by WS-Addressing Action, else by SOAPAction (the
@@ -44,14 +40,15 @@ public final class Dispatcher {
    *
    * @param soapAction the SOAPAction value without quotes, or null
    */
-  public Endpoint select(Message request, String soapAction) throws IOException {
+  public Endpoint select(Message request, String soapAction) {
     String action = request.addressing().action();
     Endpoint e = action == null ? null : byAction.get(action);
     if (e == null && soapAction != null && !soapAction.isEmpty()) {
       e = bySoapAction.get(soapAction);
     }
-    if (e == null && !byElement.isEmpty()) {
-      e = byElement.get(firstBodyElement(request));
+    QName element = request.buffer().bodyElement();
+    if (e == null && element != null) {
+      e = byElement.get(element);
     }
     return e != null ? e : fallback;
   }
@@ -64,25 +61,6 @@ public final class Dispatcher {
   /** Returns the WSDL served at {@code ?wsdl}, or null. */
   public String wsdl() {
     return wsdl;
-  }
-
-  /** Returns the name of the Body's first child element, or null for an empty Body. */
-  public static QName firstBodyElement(Message request) throws IOException {
-    try {
-      XMLStreamReader r = request.bodyReader();
-      while (r.hasNext()) {
-        int event = r.next();
-        if (event == XMLStreamConstants.START_ELEMENT) {
-          return r.getName();
-        }
-        if (event == XMLStreamConstants.END_ELEMENT) {
-          return null;
-        }
-      }
-      return null;
-    } catch (XMLStreamException e) {
-      throw new IOException("malformed Body: " + e.getMessage(), e);
-    }
   }
 
   /** Configures a {@link Dispatcher}. */

@@ -60,7 +60,7 @@ public final class EchoService {
 
   /** Answers a testMtom request with its own Body, renamed. */
   static Payload echo(Message request) throws IOException, SoapFaultException {
-    QName op = Dispatcher.firstBodyElement(request);
+    QName op = request.buffer().bodyElement();
     if (!REQUEST.equals(op)) {
       throw new SoapFaultException(Fault.of(request.version(),
           request.version().senderFaultCode(), "expected " + REQUEST + " but the Body holds "

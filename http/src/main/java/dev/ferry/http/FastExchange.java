@@ -4,6 +4,7 @@ import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.DecodeException;
 import dev.ferry.http.internal.CountingOutputStream;
 import dev.ferry.mime.MediaType;
+import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
@@ -62,7 +63,7 @@ final class FastExchange implements BackendClient.ReplyHandler {
     this.type = type;
     this.path = request.getHttpURI().getPath();
     this.body = new byte[HEADROOM + (int) request.getLength()];
-    this.version = HttpSoap.version(type);
+    this.version = SoapBinding.version(type);
   }
 
   void start() {
@@ -142,7 +143,7 @@ final class FastExchange implements BackendClient.ReplyHandler {
     try (buffer) {
       Message message = buffer.toMessage();
       version = message.version();
-      String soapAction = HttpSoap.soapAction(request.getHeaders().get("SOAPAction"), type);
+      String soapAction = SoapBinding.soapAction(request.getHeaders().get("SOAPAction"), type);
       route = broker.forwarding.prepare(path, message, soapAction);
       if (route == null) {
         reply(Forwarding.noRoute(path, message, soapAction));
@@ -162,7 +163,7 @@ final class FastExchange implements BackendClient.ReplyHandler {
   private Outgoing outgoing(Message message, String soapAction) {
     try {
       ByteBuffer spliced = route.audit() == null
-          ? Splice.of(message, body, HEADROOM, received) : null;
+          ? message.spliceInto(body, HEADROOM, received) : null;
       if (spliced != null) {
         return new Outgoing(request.getHeaders().get(HttpHeader.CONTENT_TYPE), spliced,
             soapAction);

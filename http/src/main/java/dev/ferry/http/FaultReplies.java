@@ -3,8 +3,10 @@ package dev.ferry.http;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.DecodeException;
 import dev.ferry.soap.Fault;
+import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
+import dev.ferry.soap.VersionMismatchException;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import javax.xml.namespace.QName;
@@ -18,13 +20,9 @@ final class FaultReplies {
 
   private FaultReplies() {}
 
-  /** SOAP 1.1: 500 for every fault. SOAP 1.2: 400 for a Sender fault, else 500. */
+  /** The HTTP status of a response carrying {@code fault} (see {@link SoapBinding#status}). */
   static int status(Fault fault) {
-    if (fault.version() == SoapVersion.SOAP_12
-        && fault.code().equals(SoapVersion.SOAP_12.senderFaultCode())) {
-      return HttpServletResponse.SC_BAD_REQUEST;
-    }
-    return HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
+    return SoapBinding.status(fault);
   }
 
   /** Returns the fault for input that could not be read: a Sender fault naming what and where. */
@@ -44,7 +42,7 @@ final class FaultReplies {
    * envelope of an unknown namespace, else as {@link #forBadInput}.
    */
   static Fault forUnreadableRequest(SoapVersion version, DecodeException e) {
-    if (e.reason().startsWith("unknown SOAP envelope namespace")) {
+    if (e instanceof VersionMismatchException) {
       return Fault.of(version, version.versionMismatchFaultCode(), e.getMessage());
     }
     return forBadInput(version, e);
@@ -74,6 +72,6 @@ final class FaultReplies {
   }
 
   private static String contentType(Fault fault) {
-    return fault.version().mediaType() + "; charset=UTF-8";
+    return SoapBinding.contentType(fault.version());
   }
 }

@@ -1,7 +1,7 @@
 package dev.ferry.http;
 
 import dev.ferry.mime.MediaType;
-import dev.ferry.soap.SoapVersion;
+import dev.ferry.soap.SoapBinding;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,29 +13,6 @@ final class HttpSoap {
 
   private HttpSoap() {}
 
-  /**
-   * Returns the SOAP version a Content-Type announces (for a package: its {@code type}, or for
-   * XOP its {@code start-info}), or null if it is not a SOAP media type.
-   */
-  static SoapVersion version(MediaType type) {
-    String base = type.baseType();
-    if (type.isMultipart()) {
-      if (!base.equals("multipart/related")) {
-        return null;
-      }
-      String root = type.parameter("type");
-      if ("application/xop+xml".equalsIgnoreCase(root)) {
-        root = type.parameter("start-info");
-      }
-      base = root == null ? "text/xml" : MediaType.parse(root).baseType();
-    }
-    return switch (base.toLowerCase(Locale.ROOT)) {
-      case "text/xml" -> SoapVersion.SOAP_11;
-      case "application/soap+xml" -> SoapVersion.SOAP_12;
-      default -> null;
-    };
-  }
-
   /** Parses a Content-Type; returns null if there is none or it cannot be parsed. */
   static MediaType mediaType(String contentType) {
     try {
@@ -45,29 +22,9 @@ final class HttpSoap {
     }
   }
 
-  /**
-   * Returns the SOAP action: the {@code SOAPAction} header (1.1) without its quotes, or the
-   * {@code action} parameter of the Content-Type (1.2), or null.
-   */
+  /** The request's SOAP action (see {@link SoapBinding#soapAction}). */
   static String soapAction(HttpServletRequest request, MediaType type) {
-    return soapAction(request.getHeader("SOAPAction"), type);
-  }
-
-  /** As {@link #soapAction(HttpServletRequest, MediaType)}, given the SOAPAction header. */
-  static String soapAction(String header, MediaType type) {
-    String action = header;
-    if (action == null) {
-      action = type.parameter("action");
-      if (action == null && type.isMultipart()) {
-        String startInfo = type.parameter("start-info");
-        action = startInfo == null ? null : MediaType.parse(startInfo).parameter("action");
-      }
-    }
-    if (action != null && action.length() >= 2 && action.startsWith("\"")
-        && action.endsWith("\"")) {
-      action = action.substring(1, action.length() - 1);
-    }
-    return action;
+    return SoapBinding.soapAction(request.getHeader("SOAPAction"), type);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.ferry.http;
 
 import dev.ferry.http.internal.Pipe;
 import dev.ferry.mime.MediaType;
+import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
@@ -154,7 +155,7 @@ public final class SoapClient implements AutoCloseable {
       return new SoapResponse(status, contentType, null, null, x);
     }
     MediaType type = parse(contentType);
-    if (type == null || HttpSoap.version(type) == null) {
+    if (type == null || SoapBinding.version(type) == null) {
       byte[] start = in.readNBytes(300);
       throw new SoapHttpException(uri, status, contentType,
           new String(start, StandardCharsets.UTF_8));

@@ -4,6 +4,7 @@ import dev.ferry.bytes.DecodeException;
 import dev.ferry.http.internal.CountingInputStream;
 import dev.ferry.http.internal.CountingOutputStream;
 import dev.ferry.mime.MediaType;
+import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.SoapCodec;
@@ -66,7 +67,7 @@ abstract class SoapHttpServlet extends HttpServlet {
       CountingInputStream in, CountingOutputStream out) throws IOException {
     String contentType = request.getContentType();
     MediaType type = HttpSoap.mediaType(contentType);
-    SoapVersion version = type == null ? null : HttpSoap.version(type);
+    SoapVersion version = type == null ? null : SoapBinding.version(type);
     if (version == null) {
       response.sendError(HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
           "expected text/xml (SOAP 1.1), application/soap+xml (SOAP 1.2) or multipart/related,"

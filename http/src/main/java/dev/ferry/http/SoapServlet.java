@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.xml.namespace.QName;
 
 /**
  * Hosts a {@link Dispatcher}'s endpoints in any Jakarta Servlet 6 container ({@link SoapServer}
@@ -111,10 +112,11 @@ public class SoapServlet extends SoapHttpServlet {
     }
     Endpoint endpoint = dispatcher.select(message, soapAction);
     if (endpoint == null) {
+      QName element = message.buffer().bodyElement();
       throw new SoapFaultException(Fault.of(version, version.senderFaultCode(),
           "no operation here for SOAPAction \"" + soapAction + "\", wsa:Action \""
-          + message.addressing().action() + "\" or Body element "
-          + Dispatcher.firstBodyElement(message)));
+          + message.addressing().action() + "\" or "
+          + (element == null ? "an empty Body (it holds no element)" : "Body element " + element)));
     }
     return endpoint.handle(message);
   }

@@ -148,4 +148,74 @@ class ServerFaultsTest {
           .isInstanceOf(SoapHttpException.class).hasMessageContaining("HTTP 404");
     }
   }
+
+  @Test
+  void aBodyWithNoElementIsASenderFaultThatSaysSo() throws Exception {
+    for (String body : new String[] {"", "<!-- only a comment -->", "  \n  "}) {
+      HttpResponse<String> r = post("/echo", "text/xml", envelope11("", body));
+      assertThat(r.statusCode()).as(body).isEqualTo(500);
+      assertThat(r.body()).as(body).contains("Client").contains("holds no element")
+          .doesNotContain("Exception");
+    }
+  }
+
+  @Test
+  void twoBodiesAreASenderFaultThatSaysSo() throws Exception {
+    HttpResponse<String> r = post("/echo", "text/xml", envelope11("",
+        "<x:a xmlns:x=\"urn:x\"/>").replace("</s:Envelope>",
+        "<s:Body><x:b xmlns:x=\"urn:x\"/></s:Body></s:Envelope>"));
+    assertThat(r.statusCode()).isEqualTo(500);
+    assertThat(r.body()).contains("Client").contains("after the Body")
+        .doesNotContain("Exception");
+  }
+
+  @Test
+  void anAttributeLimitInTheBodyIsASenderFaultNamingIt() throws Exception {
+    String longValue = "<t:testMtom xmlns:t=\"" + EchoService.NAMESPACE + "\" a=\""
+        + "v".repeat(100_000) + "\"/>";
+    StringBuilder many = new StringBuilder("<t:testMtom xmlns:t=\"" + EchoService.NAMESPACE
+        + "\"");
+    for (int i = 0; i < 10_000; i++) {
+      many.append(" a").append(i).append("=\"1\"");
+    }
+    many.append("/>");
+    String deep = "<a>".repeat(200) + "</a>".repeat(200);
+    String[][] cases = {{longValue, "XmlLimits.maxAttributeBytes"},
+        {many.toString(), "XmlLimits.maxAttributesPerElement"}, {deep, "XmlLimits.maxDepth"}};
+    for (String[] c : cases) {
+      HttpResponse<String> r = post("/echo", "application/soap+xml", envelope11("", c[0])
+          .replace("http://schemas.xmlsoap.org/soap/envelope/",
+              "http://www.w3.org/2003/05/soap-envelope"));
+      assertThat(r.statusCode()).as(c[1]).isEqualTo(400);
+      assertThat(r.body()).as(c[1]).contains("Sender").contains(c[1]).contains("LimitExceeded")
+          .doesNotContain("IOException");
+    }
+  }
+
+  /** An MTOM request whose one xop:Include points at {@code href}; the package has part a@x. */
+  private static String mtomWithInclude(String href) {
+    return "--b\r\nContent-Type: application/xop+xml; charset=UTF-8; type=\"text/xml\"\r\n"
+        + "Content-ID: <root@x>\r\n\r\n" + envelope11("", "<t:testMtom xmlns:t=\""
+        + EchoService.NAMESPACE + "\"><t:name>n</t:name><t:attachinfo><xop:Include xmlns:xop="
+        + "\"http://www.w3.org/2004/08/xop/include\" href=\"" + href + "\"/></t:attachinfo>"
+        + "</t:testMtom>") + "\r\n--b\r\nContent-Type: application/octet-stream\r\n"
+        + "Content-ID: <a@x>\r\n\r\nhello\r\n--b--\r\n";
+  }
+
+  static final String MTOM_TYPE = "multipart/related; boundary=b; type=\"application/xop+xml\";"
+      + " start=\"<root@x>\"; start-info=\"text/xml\"";
+
+  @Test
+  void anIncludeOfAMissingPartTheRootOrAnotherSchemeIsASenderFault() throws Exception {
+    assertThat(post("/echo", MTOM_TYPE, mtomWithInclude("cid:a@x")).statusCode())
+        .isEqualTo(200);
+    String[][] cases = {{"cid:missing@x", "which no part of the package has"},
+        {"cid:root@x", "the root part itself"}, {"file:///etc/passwd", "not a cid: URL"},
+        {"http://127.0.0.1:9/x", "not a cid: URL"}};
+    for (String[] c : cases) {
+      HttpResponse<String> r = post("/echo", MTOM_TYPE, mtomWithInclude(c[0]));
+      assertThat(r.statusCode()).as(c[0]).isEqualTo(500);
+      assertThat(r.body()).as(c[0]).contains("Client").contains(c[1]).doesNotContain("root:x:0");
+    }
+  }
 }
