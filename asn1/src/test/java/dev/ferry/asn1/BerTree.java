@@ -52,11 +52,18 @@ sealed interface BerTree {
     }
   }
 
-  /** A constructed element: a SEQUENCE, a SET OF, or a constructed tagged value. */
-  record Constructed(int type, List<BerTree> children) implements BerTree {
+  /**
+   * A constructed element: a SEQUENCE, a SET OF ({@code setOf}: written sorted under DER), or a
+   * constructed tagged value. Read back, only a universal SET is taken for a SET OF.
+   */
+  record Constructed(int type, boolean setOf, List<BerTree> children) implements BerTree {
+    Constructed(int type, List<BerTree> children) {
+      this(type, type == BerTags.SET, children);
+    }
+
     public void write(BerWriter w) throws IOException {
-      if (type == BerTags.SET) {
-        w.writeStartSetOf();
+      if (setOf) {
+        w.writeStartSetOf(type);
       } else {
         w.writeStartSequence(type);
       }
