@@ -14,8 +14,14 @@ public final class FaultReplies {
   /** Writes {@code fault} as the whole response; returns the bytes written. */
   public static long write(HttpServletResponse response, SoapCodec codec, Fault fault)
       throws IOException {
+    return write(response, codec, fault, SoapBinding.status(fault));
+  }
+
+  /** As {@link #write(HttpServletResponse, SoapCodec, Fault)}, with another HTTP status. */
+  public static long write(HttpServletResponse response, SoapCodec codec, Fault fault,
+      int status) throws IOException {
     ByteString envelope = fault.toEnvelope(codec);
-    response.setStatus(SoapBinding.status(fault));
+    response.setStatus(status);
     response.setContentType(SoapBinding.contentType(fault.version()));
     response.setContentLength(envelope.size());
     envelope.writeTo(response.getOutputStream());
