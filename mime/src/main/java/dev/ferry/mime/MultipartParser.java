@@ -14,9 +14,17 @@ import java.nio.charset.StandardCharsets;
  * multipart-body := [preamble CRLF] dash-boundary padding CRLF body-part
  *                   *(CRLF dash-boundary padding CRLF body-part)
  *                   CRLF dash-boundary "--" [padding [CRLF epilogue]]
- * body-part      := *(header-field CRLF) CRLF *OCTET
+ * body-part      := *(header-field CRLF) [CRLF *OCTET]
  * dash-boundary  := "--" boundary          padding := *(SP / HTAB)
  * </pre>
+ *
+ * <p><b>Parts without a body.</b> As RFC 2046 allows, a part may end right after its header
+ * section: {@code --b CRLF Content-Type: image/gif CRLF CRLF --b} is a part with an empty body,
+ * the empty line's CRLF being the delimiter's. A line that starts with the dash-boundary is a
+ * delimiter line wherever it is (RFC 2046 forbids such lines inside a part), so it ends a header
+ * section that has no empty line too ({@code --b CRLF A: 1 CRLF --b}: the delimiter claims the
+ * last header line's CRLF, a header section that RFC 5322 would call unfinished; mime4j reads it
+ * the same way).
  *
  * <p><b>Feeding.</b> Call {@link #next(byte[], int, int)} with the unconsumed input; it consumes
  * {@link #consumed()} bytes of it and returns an {@link Event}. Whatever was not consumed must be
@@ -60,8 +68,9 @@ public final class MultipartParser {
     CLOSE_DASH,      // "-" after the boundary: the second "-" of a closing delimiter must follow
     PADDING,         // SP or HTAB after the boundary: more of it, then the line break
     LINE_CR,         // CR after the boundary (and padding): LF must follow
-    HEADERS,         // after a delimiter line: header lines until an empty one
-    BODY,            // after the empty line: body bytes until the next delimiter
+    HEADERS,         // after a delimiter line: header lines until an empty one or a delimiter
+    BODY_START,      // after the header section: a dash-boundary here ends an empty body
+    BODY,            // body bytes until the next delimiter
     EPILOGUE,        // after the closing delimiter: bytes are discarded
     FAILED           // sticky: every call rethrows the first error
   }
@@ -69,6 +78,8 @@ public final class MultipartParser {
   private final DelimiterSearch search;
   /** CR followed by the delimiter: the bytes a carried partial match stands for. */
   private final byte[] crDelimiter;
+  /** Where the dash-boundary starts in the delimiter (after its line break). */
+  private final int lineBreakBytes;
   private final boolean lenient;
   private final MimeLimits limits;
 
@@ -84,6 +95,9 @@ public final class MultipartParser {
   private boolean pendingCr; // lenient only: a CR held back in case LF "--" boundary follows
   private int pendingFrom; // carried bytes that turned out to be body: crDelimiter[from, to)
   private int pendingTo;
+  // A dash-boundary at the start of a header line or of a body, carried as a count of its bytes.
+  private int dashMatched;
+  private boolean atLineStart; // in HEADERS: no byte of the current line looked at yet
   // What earlier calls learned about input the caller passes again (it must pass all of it):
   private int delimiterAhead = -1; // distance to a delimiter already found, or -1
   private int bodyAhead; // bytes at the front already known to hold no delimiter
@@ -113,6 +127,7 @@ public final class MultipartParser {
     System.arraycopy(prefix, 0, delimiter, 0, prefix.length);
     System.arraycopy(boundary, 0, delimiter, prefix.length, boundary.length);
     this.search = new DelimiterSearch(delimiter);
+    this.lineBreakBytes = prefix.length - 2;
     this.crDelimiter = new byte[delimiter.length + 1];
     crDelimiter[0] = '\r';
     System.arraycopy(delimiter, 0, crDelimiter, 1, delimiter.length);
@@ -232,7 +247,7 @@ public final class MultipartParser {
    */
   public boolean hasCarry() {
     return matched > 0 || pendingCr || pendingFrom < pendingTo || bodyAhead > 0
-        || delimiterAhead >= 0;
+        || delimiterAhead >= 0 || dashMatched > 0;
   }
 
   /**
@@ -245,6 +260,14 @@ public final class MultipartParser {
    * @throws IllegalStateException if not in a body, or {@code dest} has too little room
    */
   public int takeCarry(byte[] dest, int destOffset) {
+    if (state == State.BODY_START) {
+      // the dash-boundary bytes seen so far: given back, matched again when passed again
+      int n = dashMatched;
+      System.arraycopy(crDelimiter, 1 + lineBreakBytes, dest, destOffset, n);
+      offset -= n;
+      dashMatched = 0;
+      return n;
+    }
     if (state != State.BODY || bodyAhead > 0 || delimiterAhead >= 0) {
       throw new IllegalStateException("no carry to take in state " + state);
     }
@@ -282,6 +305,7 @@ public final class MultipartParser {
         case PADDING -> padding(in);
         case LINE_CR -> lineCr(in);
         case HEADERS -> headerLines(in);
+        case BODY_START -> bodyStart(in);
         case BODY -> body(in, maxBody);
         case EPILOGUE -> epilogue();
         case FAILED -> throw failure;
@@ -317,6 +341,39 @@ public final class MultipartParser {
       }
     }
     return e;
+  }
+
+  /**
+   * The first bytes after a header section: a dash-boundary there is the next delimiter, whose
+   * line break was the header section's last one, and the body is empty. Anything else is body.
+   */
+  private Event bodyStart(byte[] in) {
+    if (dashMatched < dashBoundaryLength()) {
+      if (pos == limitEnd) {
+        return Event.NEED_INPUT;
+      }
+      int m = search.continueMatch(lineBreakBytes + dashMatched, in, pos, limitEnd);
+      if (m < 0) {
+        // body after all; the carried bytes (dashes and boundary, no CR or LF) hold no delimiter
+        pendingFrom = 1 + lineBreakBytes;
+        pendingTo = pendingFrom + dashMatched;
+        dashMatched = 0;
+        state = State.BODY;
+        return null;
+      }
+      pos += m - lineBreakBytes - dashMatched;
+      dashMatched = m - lineBreakBytes;
+      if (dashMatched < dashBoundaryLength()) {
+        return Event.NEED_INPUT;
+      }
+    }
+    dashMatched = 0;
+    state = State.AFTER_BOUNDARY;
+    return Event.PART_END;
+  }
+
+  private int dashBoundaryLength() {
+    return search.length() - lineBreakBytes;
   }
 
   /**
@@ -506,6 +563,7 @@ public final class MultipartParser {
     partIndex++;
     headerLen = 0;
     lineStart = 0;
+    atLineStart = true;
     fieldCount = 0;
     headerStartOffset = offsetOf(pos);
     state = State.HEADERS;
@@ -522,6 +580,13 @@ public final class MultipartParser {
 
   private Event headerLines(byte[] in) throws MimeException {
     while (pos < limitEnd) {
+      if (atLineStart && (dashMatched > 0 || in[pos] == '-')) {
+        Event e = delimiterAtLineStart(in);
+        if (e != null) {
+          return e;
+        }
+      }
+      atLineStart = false;
       int lf = Bytes.indexOf(in, (byte) '\n', pos, limitEnd);
       int stop = lf < 0 ? limitEnd : lf + 1;
       appendHeaderBytes(in, pos, stop);
@@ -542,15 +607,42 @@ public final class MultipartParser {
             fieldCount, headerStartOffset + lineStart, context()); // before buffering the rest
       }
       if (lineLength == (crlf ? 2 : 1)) {
-        headers = MimeHeaders.parse(headerBuf, lineStart, limits, headerStartOffset,
-            context());
-        state = State.BODY;
-        partBytes = 0;
-        return Event.PART_START;
+        return endHeaders();
       }
       lineStart = headerLen;
+      atLineStart = true;
     }
     return Event.NEED_INPUT;
+  }
+
+  /**
+   * A header line that starts with {@code -}: if it is a dash-boundary, the header section ends
+   * here without its empty line, and the part has no body. Returns PART_START, NEED_INPUT (all
+   * input went into the carried match), or null: not a delimiter, the line goes on as a header.
+   */
+  private Event delimiterAtLineStart(byte[] in) throws MimeException {
+    int m = search.continueMatch(lineBreakBytes + dashMatched, in, pos, limitEnd);
+    if (m < 0) {
+      int carried = dashMatched;
+      dashMatched = 0;
+      int from = 1 + lineBreakBytes;
+      appendHeaderBytes(crDelimiter, from, from + carried);
+      atLineStart = false;
+      return null;
+    }
+    pos += m - lineBreakBytes - dashMatched;
+    dashMatched = m - lineBreakBytes;
+    if (dashMatched < dashBoundaryLength()) {
+      return Event.NEED_INPUT;
+    }
+    return endHeaders(); // BODY_START sees the whole dash-boundary matched: the body is empty
+  }
+
+  private Event endHeaders() throws MimeException {
+    headers = MimeHeaders.parse(headerBuf, lineStart, limits, headerStartOffset, context());
+    state = State.BODY_START;
+    partBytes = 0;
+    return Event.PART_START;
   }
 
   private void appendHeaderBytes(byte[] in, int from, int to) throws MimeException {
@@ -595,7 +687,7 @@ public final class MultipartParser {
     return switch (state) {
       case PREAMBLE -> "preamble";
       case HEADERS -> "part " + partIndex + " > headers";
-      case BODY -> "part " + partIndex + " > body";
+      case BODY, BODY_START -> "part " + partIndex + " > body";
       case EPILOGUE -> "epilogue";
       default -> partIndex < 0 ? "first delimiter" : "delimiter after part " + partIndex;
     };
