@@ -1,6 +1,7 @@
 package dev.ferry.http;
 
 import dev.ferry.mime.MediaType;
+import dev.ferry.mime.MimeException;
 import dev.ferry.soap.SoapVersion;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
@@ -27,7 +28,11 @@ final class HttpSoap {
       if ("application/xop+xml".equalsIgnoreCase(root)) {
         root = type.parameter("start-info");
       }
-      base = root == null ? "text/xml" : MediaType.parse(root).baseType();
+      MediaType rootType = mediaType(root);
+      if (root != null && rootType == null) {
+        return null; // a malformed type parameter names no SOAP type
+      }
+      base = rootType == null ? "text/xml" : rootType.baseType();
     }
     return switch (base.toLowerCase(Locale.ROOT)) {
       case "text/xml" -> SoapVersion.SOAP_11;
@@ -40,7 +45,7 @@ final class HttpSoap {
   static MediaType mediaType(String contentType) {
     try {
       return contentType == null ? null : MediaType.parse(contentType);
-    } catch (IllegalArgumentException e) {
+    } catch (MimeException e) {
       return null;
     }
   }
@@ -60,7 +65,8 @@ final class HttpSoap {
       action = type.parameter("action");
       if (action == null && type.isMultipart()) {
         String startInfo = type.parameter("start-info");
-        action = startInfo == null ? null : MediaType.parse(startInfo).parameter("action");
+        MediaType info = mediaType(startInfo);
+        action = info == null ? null : info.parameter("action");
       }
     }
     if (action != null && action.length() >= 2 && action.startsWith("\"")

@@ -2,6 +2,7 @@ package dev.ferry.http;
 
 import dev.ferry.http.internal.Pipe;
 import dev.ferry.mime.MediaType;
+import dev.ferry.mime.MimeException;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
@@ -166,7 +167,7 @@ public final class SoapClient implements AutoCloseable {
   private static MediaType parse(String contentType) {
     try {
       return contentType == null ? null : MediaType.parse(contentType);
-    } catch (IllegalArgumentException e) {
+    } catch (MimeException e) {
       return null;
     }
   }

@@ -43,6 +43,10 @@ import java.nio.charset.StandardCharsets;
  * {@code lenientLineEnds}, a bare LF is accepted too, consistently: the delimiter is then LF "--"
  * boundary, and a CR right before that LF belongs to the line break, not to the body.
  *
+ * <p><b>Header fields.</b> Strict by default: a malformed field or Content-Type fails the
+ * message. With {@code lenientHeaders}, the parser reads past a malformed field or parameter and
+ * reports it in the part's {@link MimeHeaders#warnings()}.
+ *
  * <p><b>Errors</b> are {@link MimeException}s with the absolute byte offset and the part; after
  * one, the parser is failed and rethrows it. Not thread-safe.
  */
@@ -81,6 +85,7 @@ public final class MultipartParser {
   /** Where the dash-boundary starts in the delimiter (after its line break). */
   private final int lineBreakBytes;
   private final boolean lenient;
+  private final boolean lenientHeaders;
   private final MimeLimits limits;
 
   private State state = State.PREAMBLE;
@@ -121,6 +126,7 @@ public final class MultipartParser {
   private MultipartParser(Builder b) throws MimeException {
     this.limits = b.limits;
     this.lenient = b.lenientLineEnds;
+    this.lenientHeaders = b.lenientHeaders;
     byte[] boundary = checkBoundary(b.boundary, limits, lenient);
     byte[] prefix = lenient ? new byte[] {'\n', '-', '-'} : new byte[] {'\r', '\n', '-', '-'};
     byte[] delimiter = new byte[prefix.length + boundary.length];
@@ -639,7 +645,8 @@ public final class MultipartParser {
   }
 
   private Event endHeaders() throws MimeException {
-    headers = MimeHeaders.parse(headerBuf, lineStart, limits, headerStartOffset, context());
+    headers = MimeHeaders.parse(headerBuf, lineStart, limits, lenientHeaders, headerStartOffset,
+        context());
     state = State.BODY_START;
     partBytes = 0;
     return Event.PART_START;
@@ -724,6 +731,7 @@ public final class MultipartParser {
     private final String boundary;
     private MimeLimits limits = MimeLimits.DEFAULTS;
     private boolean lenientLineEnds;
+    private boolean lenientHeaders;
 
     private Builder(String boundary) {
       this.boundary = boundary;
@@ -737,6 +745,18 @@ public final class MultipartParser {
     /** Accepts bare LF line ends as well as CRLF (off by default). */
     public Builder lenientLineEnds(boolean lenient) {
       this.lenientLineEnds = lenient;
+      return this;
+    }
+
+    /**
+     * Reads past a malformed header field (a name with bytes outside printable ASCII, a line
+     * without ':') or Content-Type parameter (a value that is neither a token nor a quoted
+     * string, such as an unquoted RFC 2047 encoded word, is kept as written) instead of failing
+     * the message, and reports each in the part's {@link MimeHeaders#warnings()}; at most
+     * {@code MimeLimits.maxHeaderWarnings} in one header section. Off by default.
+     */
+    public Builder lenientHeaders(boolean lenient) {
+      this.lenientHeaders = lenient;
       return this;
     }
 

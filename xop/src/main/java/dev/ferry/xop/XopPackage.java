@@ -5,6 +5,7 @@ import dev.ferry.bytes.ByteStringBuilder;
 import dev.ferry.bytes.Spool;
 import dev.ferry.mime.ContentIds;
 import dev.ferry.mime.MediaType;
+import dev.ferry.mime.MimeException;
 import dev.ferry.mime.MimeHeaders;
 import dev.ferry.mime.MultipartReader;
 import dev.ferry.mime.MultipartWriter;
@@ -60,8 +61,9 @@ public final class XopPackage implements Closeable {
     MediaType type;
     try {
       type = MediaType.parse(contentTypeValue);
-    } catch (IllegalArgumentException e) {
-      throw new XopException("malformed Content-Type: " + e.getMessage(), -1, "Content-Type");
+    } catch (MimeException e) {
+      throw new XopException("malformed Content-Type: " + e.reason(), e.byteOffset(),
+          e.context(), e);
     }
     if (!type.isMultipart()) {
       XopPackage plain = new XopPackage(codec, type, null);
