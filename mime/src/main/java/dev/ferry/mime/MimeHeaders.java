@@ -356,6 +356,19 @@ public final class MimeHeaders {
    */
   public static MimeHeaders readFrom(InputStream in, MimeLimits limits, boolean lenient)
       throws IOException {
+    return readFrom(in, limits, lenient, false);
+  }
+
+  /**
+   * As {@link #readFrom(InputStream, MimeLimits, boolean)}, and with {@code lenientHeaders}
+   * reads past malformed fields and parameters as {@link MultipartParser.Builder#lenientHeaders}
+   * says, reporting them in {@link #warnings()}.
+   *
+   * @throws MimeException as the three-argument form, and for
+   *     {@code MimeLimits.maxHeaderWarnings}
+   */
+  public static MimeHeaders readFrom(InputStream in, MimeLimits limits, boolean lenient,
+      boolean lenientHeaders) throws IOException {
     byte[] buf = new byte[256];
     int n = 0;
     int lineStart = 0;
@@ -381,7 +394,7 @@ public final class MimeHeaders {
             + " accept it)", n - 1, "headers");
       }
       if (n - lineStart == (crlf ? 2 : 1)) {
-        return parse(buf, lineStart, limits, false, 0, "headers");
+        return parse(buf, lineStart, limits, lenientHeaders, 0, "headers");
       }
       lineStart = n;
     }
