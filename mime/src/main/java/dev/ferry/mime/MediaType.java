@@ -430,8 +430,8 @@ public final class MediaType {
    * A single-pass parser over one Content-Type value. Strict, it throws at the first error;
    * lenient ({@code warnings} given), it reports a malformed parameter and goes on after the next
    * {@code ;}, except that a value which is neither a token nor a quoted string (an unquoted
-   * RFC 2047 encoded word, {@code type=application/xop+xml}) is kept as written up to the next
-   * {@code ;}, as mime4j reads it, and reported.
+   * RFC 2047 encoded word, {@code type=application/xop+xml}, {@code name=a b.pdf}) is kept as
+   * written up to the next {@code ;}, as mime4j reads it, and reported.
    */
   private static final class Parser {
     private final String in;
@@ -503,19 +503,24 @@ public final class MediaType {
       while (pos < in.length() && isTokenChar(in.charAt(pos))) {
         pos++;
       }
-      boolean ended = pos == in.length() || ";( \t\r\n".indexOf(in.charAt(pos)) >= 0;
-      if (warnings != null && (pos == start || !ended)) {
-        int end = in.indexOf(';', start);
-        end = end < 0 ? in.length() : end;
+      int end = pos;
+      if (warnings != null && (end == start || !endsParameter())) {
+        int semicolon = in.indexOf(';', start);
+        pos = semicolon < 0 ? in.length() : semicolon;
         warnings.add(error("value is neither a token nor a quoted string", start),
             "kept as written");
-        pos = end;
-        return in.substring(start, end).strip();
+        return in.substring(start, pos).strip();
       }
-      if (pos == start) {
+      if (end == start) {
         throw error("expected a value", pos);
       }
-      return in.substring(start, pos);
+      return in.substring(start, end);
+    }
+
+    /** Lenient: true if only white space and comments are left before a ';' or the end. */
+    private boolean endsParameter() throws MimeException {
+      skipSpace();
+      return pos == in.length() || in.charAt(pos) == ';';
     }
 
     private String token(String what) throws MimeException {
