@@ -26,7 +26,9 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code ferry mime inspect}: lists the parts of a message without keeping any body. */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
     description = "List the parts of a multipart message: Content-ID, type, transfer encoding,"
-        + " size on the wire and decoded, SHA-256. Bodies stream; nothing is held in memory.",
+        + " size on the wire and decoded, SHA-256. Bodies stream; nothing is held in memory."
+        + " Values from the message are printed escaped (\\\\, \\t, \\xNN); --json has"
+        + " them exact.",
     footer = {"", "Examples:", "  ferry mime inspect samples/mtom-echo.eml",
         "  ferry mime inspect body.bin --content-type 'multipart/related; boundary=b1' --json"})
 final class MimeInspect implements Callable<Integer> {

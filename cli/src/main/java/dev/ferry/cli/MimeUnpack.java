@@ -29,7 +29,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "unpack", mixinStandardHelpOptions = true,
     description = "Write each part of a multipart message to its own file (transfer encoding"
-        + " undone), and an index.tsv that maps files to Content-IDs and types.",
+        + " undone), and an index.tsv that maps files to Content-IDs and types. A part is"
+        + " written as NAME.partial and renamed when whole: a message cut short leaves no"
+        + " partial part. Content-IDs and types are escaped (\\\\, \\t, \\xNN).",
     footer = {"", "Examples:", "  ferry mime unpack samples/mtom-echo.eml -d out/"})
 final class MimeUnpack implements Callable<Integer> {
   private static final Map<String, String> EXTENSIONS = Map.of("text/xml", ".xml",

@@ -32,8 +32,9 @@ import java.nio.charset.StandardCharsets;
  * only during the call. A delimiter split across chunks is carried as a count of matched
  * delimiter bytes, never as a copy of the input.
  *
- * <p><b>Searching.</b> The delimiter (CRLF "--" boundary) is found with a Horspool skip-search
- * over the chunk, so body bytes that cannot end a delimiter are skipped, not examined one by one.
+ * <p><b>Searching.</b> The delimiter (CRLF "--" boundary) is found by sampling one byte pair
+ * every delimiter length less one (or, on the Vector API, by testing windows of starts at once),
+ * so body bytes that cannot be part of a delimiter are skipped, not examined one by one.
  *
  * <p><b>Body slices.</b> After {@link Event#BODY}, {@link #bodyArray()}, {@link #bodyOffset()}
  * and {@link #bodyLength()} name the bytes: usually a range of the caller's own array (no copy),
