@@ -83,8 +83,10 @@ public final class MultipartParser {
   private final DelimiterSearch search;
   /** CR followed by the delimiter: the bytes a carried partial match stands for. */
   private final byte[] crDelimiter;
-  /** Where the dash-boundary starts in the delimiter (after its line break). */
+  /** The delimiter's line break (CRLF, or LF when lenient): where its dash-boundary starts. */
   private final int lineBreakBytes;
+  /** Where the dash-boundary starts in {@link #crDelimiter}. */
+  private final int dashStart;
   private final boolean lenient;
   private final boolean lenientHeaders;
   private final MimeLimits limits;
@@ -135,6 +137,7 @@ public final class MultipartParser {
     System.arraycopy(boundary, 0, delimiter, prefix.length, boundary.length);
     this.search = new DelimiterSearch(delimiter);
     this.lineBreakBytes = prefix.length - 2;
+    this.dashStart = 1 + lineBreakBytes;
     this.crDelimiter = new byte[delimiter.length + 1];
     crDelimiter[0] = '\r';
     System.arraycopy(delimiter, 0, crDelimiter, 1, delimiter.length);
@@ -270,7 +273,7 @@ public final class MultipartParser {
     if (state == State.BODY_START) {
       // the dash-boundary bytes seen so far: given back, matched again when passed again
       int n = dashMatched;
-      System.arraycopy(crDelimiter, 1 + lineBreakBytes, dest, destOffset, n);
+      System.arraycopy(crDelimiter, dashStart, dest, destOffset, n);
       offset -= n;
       dashMatched = 0;
       return n;
@@ -355,21 +358,15 @@ public final class MultipartParser {
    * line break was the header section's last one, and the body is empty. Anything else is body.
    */
   private Event bodyStart(byte[] in) {
-    if (dashMatched < dashBoundaryLength()) {
-      if (pos == limitEnd) {
-        return Event.NEED_INPUT;
-      }
-      int m = search.continueMatch(lineBreakBytes + dashMatched, in, pos, limitEnd);
-      if (m < 0) {
+    if (dashMatched < dashBoundaryLength()) { // else the header section ended at this delimiter
+      if (!matchDashBoundary(in)) {
         // body after all; the carried bytes (dashes and boundary, no CR or LF) hold no delimiter
-        pendingFrom = 1 + lineBreakBytes;
-        pendingTo = pendingFrom + dashMatched;
+        pendingFrom = dashStart;
+        pendingTo = dashStart + dashMatched;
         dashMatched = 0;
         state = State.BODY;
         return null;
       }
-      pos += m - lineBreakBytes - dashMatched;
-      dashMatched = m - lineBreakBytes;
       if (dashMatched < dashBoundaryLength()) {
         return Event.NEED_INPUT;
       }
@@ -377,6 +374,21 @@ public final class MultipartParser {
     dashMatched = 0;
     state = State.AFTER_BOUNDARY;
     return Event.PART_END;
+  }
+
+  /**
+   * Goes on matching the dash-boundary at a line's start, {@link #dashMatched} bytes of it seen
+   * so far: consumes what matches and returns true, or consumes nothing and returns false on a
+   * mismatch (the carried count then tells how many of its bytes were seen).
+   */
+  private boolean matchDashBoundary(byte[] in) {
+    int m = search.continueMatch(lineBreakBytes + dashMatched, in, pos, limitEnd);
+    if (m < 0) {
+      return false;
+    }
+    pos += m - lineBreakBytes - dashMatched;
+    dashMatched = m - lineBreakBytes;
+    return true;
   }
 
   private int dashBoundaryLength() {
@@ -628,17 +640,12 @@ public final class MultipartParser {
    * input went into the carried match), or null: not a delimiter, the line goes on as a header.
    */
   private Event delimiterAtLineStart(byte[] in) throws MimeException {
-    int m = search.continueMatch(lineBreakBytes + dashMatched, in, pos, limitEnd);
-    if (m < 0) {
-      int carried = dashMatched;
+    if (!matchDashBoundary(in)) {
+      appendHeaderBytes(crDelimiter, dashStart, dashStart + dashMatched); // header bytes after all
       dashMatched = 0;
-      int from = 1 + lineBreakBytes;
-      appendHeaderBytes(crDelimiter, from, from + carried);
       atLineStart = false;
       return null;
     }
-    pos += m - lineBreakBytes - dashMatched;
-    dashMatched = m - lineBreakBytes;
     if (dashMatched < dashBoundaryLength()) {
       return Event.NEED_INPUT;
     }
