@@ -4,7 +4,6 @@ import dev.ferry.mime.MimeException;
 import dev.ferry.mime.MimeHeaders.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -19,18 +18,18 @@ public final class HeaderParser {
   private final String context;
   private final HeaderWarnings warnings; // null: strict
 
-  // The field being read: its name, its value so far, and where each of its lines starts (the
-  // index in the value and the absolute offset), to place an error found in the value later.
+  // The field being read: its name, its value so far, and where its value starts.
   private String name;
   private final StringBuilder value = new StringBuilder();
-  private int[] lineChars = new int[2];
-  private long[] lineOffsets = new long[2];
-  private int lines;
+  private int valueStart;
 
   private int contentTypeIndex = -1;
   private ValueOffsets contentTypeOffsets;
 
-  /** The fields, and where the first Content-Type field's value lies in the input. */
+  /**
+   * The fields, and where the first Content-Type field's value lies in the input (valid while
+   * the parsed buffer is: an error in the value is placed before the buffer is reused).
+   */
   public record Parsed(List<Field> fields, int contentTypeIndex,
       ValueOffsets contentTypeOffsets) {}
 
@@ -67,13 +66,13 @@ public final class HeaderParser {
       byte first = buf[lineStart];
       if (first == ' ' || first == '\t') {
         if (name != null) {
-          addLine(lineStart, contentEnd);
+          value.append(text(lineStart, contentEnd));
         } else if (!skipping) {
           skip(error("continuation line before any header field", lineStart), "line left out");
           skipping = true;
         }
       } else {
-        finishField(fields);
+        finishField(fields, lineStart);
         skipping = false;
         try {
           startField(lineStart, contentEnd, fields.size(), maxFields);
@@ -84,7 +83,7 @@ public final class HeaderParser {
       }
       lineStart = lf + 1;
     }
-    finishField(fields);
+    finishField(fields, length);
     return fields;
   }
 
@@ -101,31 +100,20 @@ public final class HeaderParser {
     }
     name = n;
     value.setLength(0);
-    lines = 0;
-    addLine(colon + 1, contentEnd);
+    valueStart = colon + 1;
+    value.append(text(valueStart, contentEnd));
   }
 
-  private void addLine(int start, int end) {
-    if (lines == lineChars.length) {
-      lineChars = Arrays.copyOf(lineChars, lines * 2);
-      lineOffsets = Arrays.copyOf(lineOffsets, lines * 2);
-    }
-    lineChars[lines] = value.length();
-    lineOffsets[lines++] = baseOffset + start;
-    value.append(text(start, end));
-  }
-
-  private void finishField(List<Field> fields) {
+  /** Adds the field being read, whose lines end before {@code end}. */
+  private void finishField(List<Field> fields, int end) {
     if (name == null) {
       return;
     }
-    String raw = value.toString();
     if (contentTypeIndex < 0 && name.equalsIgnoreCase("Content-Type")) {
       contentTypeIndex = fields.size();
-      contentTypeOffsets = new ValueOffsets(raw, Arrays.copyOf(lineChars, lines),
-          Arrays.copyOf(lineOffsets, lines));
+      contentTypeOffsets = new ValueOffsets(buf, valueStart, end, baseOffset);
     }
-    fields.add(new Field(name, raw.strip()));
+    fields.add(new Field(name, value.toString().strip()));
     name = null;
   }
 
