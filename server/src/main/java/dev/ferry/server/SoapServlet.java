@@ -3,13 +3,13 @@ package dev.ferry.server;
 import dev.ferry.bytes.DecodeException;
 import dev.ferry.mime.MediaType;
 import dev.ferry.server.internal.CountingOutputStream;
-import dev.ferry.server.internal.FaultReplies;
 import dev.ferry.server.internal.HttpSoap;
 import dev.ferry.server.internal.SoapHttpServlet;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
+import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
 import jakarta.servlet.http.HttpServletRequest;
@@ -19,8 +19,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.xml.namespace.QName;
 
 /**
@@ -39,8 +37,6 @@ import javax.xml.namespace.QName;
  */
 public class SoapServlet extends SoapHttpServlet {
   private static final long serialVersionUID = 1L;
-  private static final Pattern ADDRESS = Pattern.compile(
-      "(<(?:[A-Za-z0-9_]+:)?address\\b[^>]*?\\slocation=\")[^\"]*(\")");
 
   private final transient Dispatcher dispatcher;
 
@@ -60,8 +56,7 @@ public class SoapServlet extends SoapHttpServlet {
       return;
     }
     String here = request.getRequestURL().toString();
-    String wsdl = ADDRESS.matcher(dispatcher.wsdl())
-        .replaceAll("$1" + Matcher.quoteReplacement(here) + "$2");
+    String wsdl = SoapBinding.withServiceAddress(dispatcher.wsdl(), here);
     byte[] bytes = wsdl.getBytes(StandardCharsets.UTF_8);
     response.setContentType("text/xml; charset=UTF-8");
     response.setContentLength(bytes.length);
@@ -89,7 +84,7 @@ public class SoapServlet extends SoapHttpServlet {
       drain(buffer, in);
       return fault(response, e.fault());
     } catch (DecodeException e) {
-      return fault(response, FaultReplies.forBadInput(version, e));
+      return fault(response, Fault.forBadInput(version, e));
     } catch (Exception e) {
       drain(buffer, in);
       return fault(response, Fault.of(version, version.receiverFaultCode(),

@@ -77,7 +77,7 @@ public abstract class SoapHttpServlet extends HttpServlet {
     try {
       buffer = codec.read(in, contentType);
     } catch (DecodeException e) {
-      return fault(response, FaultReplies.forUnreadableRequest(version, e));
+      return fault(response, Fault.forBadInput(version, e));
     }
     try {
       return handle(request, response, type, buffer, in, out);
@@ -89,7 +89,7 @@ public abstract class SoapHttpServlet extends HttpServlet {
   /** Answers with {@code fault}. */
   public Outcome fault(HttpServletResponse response, Fault fault) throws IOException {
     FaultReplies.write(response, codec, fault);
-    return new Outcome(FaultReplies.status(fault), "fault: " + fault.reason());
+    return new Outcome(SoapBinding.status(fault), "fault: " + fault.reason());
   }
 
   /** How much may follow a request's message: the codec's MIME epilogue limit. */
