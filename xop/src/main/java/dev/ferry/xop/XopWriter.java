@@ -76,7 +76,7 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
   /** Returns the Content-Type of the message (for the HTTP header). Known before any write. */
   public String contentType() {
     if (multipart == null) {
-      return MediaType.parse(rootType).withParameter("charset", "UTF-8").toString();
+      return rootType + "; charset=UTF-8"; // rootType is a parsed base type
     }
     return multipart.relatedContentType("application/xop+xml", rootContentId, rootType)
         .toString();
