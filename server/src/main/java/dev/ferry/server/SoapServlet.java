@@ -81,7 +81,7 @@ public class SoapServlet extends SoapHttpServlet {
     SoapVersion version = message.version();
     Payload reply;
     try {
-      reply = handle(message, HttpSoap.soapAction(request, type));
+      reply = handle(message, HttpSoap.soapAction(request, type), request);
       if (buffer.attachments() != null) {
         buffer.attachments().attachments(); // read (spool) the rest before answering
       }
@@ -106,7 +106,8 @@ public class SoapServlet extends SoapHttpServlet {
     return new Outcome(200, null);
   }
 
-  private Payload handle(Message message, String soapAction) throws Exception {
+  private Payload handle(Message message, String soapAction, HttpServletRequest http)
+      throws Exception {
     SoapVersion version = message.version();
     List<?> missed = message.notUnderstood(dispatcher.understood(), Set.of());
     if (!missed.isEmpty()) {
@@ -121,7 +122,7 @@ public class SoapServlet extends SoapHttpServlet {
           + message.addressing().action() + "\" or "
           + (element == null ? "an empty Body (it holds no element)" : "Body element " + element)));
     }
-    return endpoint.handle(message);
+    return endpoint.handle(message, http);
   }
 
   /** Reads the rest of a request that is answered with a fault, so the client can read it. */
