@@ -6,12 +6,16 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.ee11.servlet.ServletMapping;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -30,6 +34,7 @@ public final class JettyHost implements AutoCloseable {
   private final Server server;
   private final ServerConnector connector;
   private final String host;
+  private final ServletContextHandler context;
 
   public JettyHost(String host, int port, Map<String, HttpServlet> servlets,
       Supplier<String> metrics) {
@@ -60,7 +65,7 @@ public final class JettyHost implements AutoCloseable {
     // picks a pooled connection the server is closing at that very moment
     connector.setIdleTimeout(120_000);
     server.addConnector(connector);
-    ServletContextHandler context = new ServletContextHandler("/");
+    context = new ServletContextHandler("/");
     servlets.forEach((path, servlet) -> context.addServlet(new ServletHolder(servlet), path));
     // the OWN_PATHS
     context.addServlet(new ServletHolder(new TextServlet(() -> "{\"status\":\"UP\"}\n",
@@ -77,6 +82,31 @@ public final class JettyHost implements AutoCloseable {
       server.setHandler(context);
     }
     server.setStopTimeout(2000);
+  }
+
+  /**
+   * Serves {@code servlet} at {@code path} from now on, while running too (exact paths win over
+   * the catch-all that answers 404).
+   */
+  public synchronized void addServlet(String path, HttpServlet servlet) {
+    context.addServlet(new ServletHolder(servlet), path);
+  }
+
+  /** Stops serving {@code path}; returns false if nothing was served there. */
+  public synchronized boolean removeServlet(String path) {
+    ServletHandler handler = context.getServletHandler();
+    ServletMapping[] mappings = handler.getServletMappings();
+    ServletMapping[] kept = Arrays.stream(mappings)
+        .filter(m -> !Arrays.asList(m.getPathSpecs()).contains(path))
+        .toArray(ServletMapping[]::new);
+    if (kept.length == mappings.length) {
+      return false;
+    }
+    List<String> names = Arrays.stream(kept).map(ServletMapping::getServletName).toList();
+    handler.setServletMappings(kept);
+    handler.setServlets(Arrays.stream(handler.getServlets())
+        .filter(h -> names.contains(h.getName())).toArray(ServletHolder[]::new));
+    return true;
   }
 
   /** Starts listening. */
