@@ -14,6 +14,7 @@ module dev.ferry.jaxws {
   requires org.glassfish.jaxb.core;
   requires java.logging;
 
-  exports dev.ferry.jaxws.internal;
+  exports dev.ferry.jaxws;
 
+  provides jakarta.xml.ws.spi.Provider with dev.ferry.jaxws.FerryProvider;
 }

@@ -70,7 +70,16 @@ public final class SeiModel {
     }
     List<TypeReference> refs = new ArrayList<>();
     List<Part> parts = allParts();
-    parts.forEach(p -> refs.add(p.typeReference()));
+    for (Part p : parts) {
+      refs.add(p.typeReference());
+      Class<?> raw = SeiReader.raw(p.valueType());
+      while (raw.isArray()) {
+        raw = raw.getComponentType();
+      }
+      if (isBean(raw)) {
+        classes.add(raw); // a type only a TypeReference names is not bound by it
+      }
+    }
     try {
       JAXBRIContext c = JAXBRIContext.newInstance(classes.toArray(new Class<?>[0]), refs, null,
           targetNamespace, false, null);
@@ -80,6 +89,13 @@ public final class SeiModel {
       throw new WebServiceException("the types of " + sei.getName() + " do not bind to XML: "
           + e, e);
     }
+  }
+
+  /** A class of the application's own, which JAXB binds as a bean (not a built-in). */
+  static boolean isBean(Class<?> c) {
+    String n = c.getName();
+    return !c.isPrimitive() && !n.startsWith("java.") && !n.startsWith("javax.")
+        && !n.startsWith("jakarta.");
   }
 
   private List<Part> allParts() {
