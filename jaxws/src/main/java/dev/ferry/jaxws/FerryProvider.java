@@ -1,6 +1,7 @@
 package dev.ferry.jaxws;
 
 import dev.ferry.jaxws.internal.EndpointImpl;
+import dev.ferry.jaxws.internal.ServiceDelegateImpl;
 import jakarta.xml.ws.Endpoint;
 import jakarta.xml.ws.EndpointReference;
 import jakarta.xml.ws.Service;
@@ -37,7 +38,13 @@ public final class FerryProvider extends Provider {
   @Override
   public ServiceDelegate createServiceDelegate(URL wsdlDocumentLocation, QName serviceName,
       Class<? extends Service> serviceClass) {
-    throw new UnsupportedOperationException("the client is not there yet");
+    return new ServiceDelegateImpl(wsdlDocumentLocation, serviceName, serviceClass);
+  }
+
+  @Override
+  public ServiceDelegate createServiceDelegate(URL wsdlDocumentLocation, QName serviceName,
+      Class<? extends Service> serviceClass, WebServiceFeature... features) {
+    return new ServiceDelegateImpl(wsdlDocumentLocation, serviceName, serviceClass, features);
   }
 
   @Override
@@ -80,7 +87,8 @@ public final class FerryProvider extends Provider {
   @Override
   public <T> T getPort(EndpointReference endpointReference, Class<T> serviceEndpointInterface,
       WebServiceFeature... features) {
-    throw new UnsupportedOperationException("the client is not there yet");
+    return new ServiceDelegateImpl(null, new QName("urn:dev.ferry:jaxws", "Service"),
+        Service.class).getPort(endpointReference, serviceEndpointInterface, features);
   }
 
   @Override

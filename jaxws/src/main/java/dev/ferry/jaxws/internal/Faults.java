@@ -148,6 +148,7 @@ public final class Faults {
   }
 
   /** A reader on the detail's first element, or null if the fault has none. */
+  // the reader starts on Body: Fault is depth 1, its detail depth 2
   private XMLStreamReader detailReader(Message reply) throws IOException, XMLStreamException {
     XMLStreamReader body = reply.bodyReader();
     XMLStreamReader r = body instanceof XopReader x ? x.getParent() : body;
@@ -156,7 +157,7 @@ public final class Faults {
       int e = r.next();
       if (e == XMLStreamConstants.START_ELEMENT) {
         depth++;
-        if (depth == 3 && isDetailOf(r.getLocalName(), reply.version())) {
+        if (depth == 2 && isDetailOf(r.getLocalName(), reply.version())) {
           return firstChild(r);
         }
       } else if (e == XMLStreamConstants.END_ELEMENT && --depth < 0) {

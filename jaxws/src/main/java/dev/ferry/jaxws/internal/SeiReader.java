@@ -277,7 +277,7 @@ final class SeiReader {
   /** The response bean part when T is not the type of the operation's one response part. */
   private static Part bean(Operation op, Type result) {
     List<Part> outs = op.outParts().stream().filter(p -> !p.isHeader()).toList();
-    if (outs.size() == 1 && raw(outs.get(0).valueType()) == raw(result)) {
+    if (outs.size() == 1 && boxed(raw(outs.get(0).valueType())) == raw(result)) {
       return null;
     }
     QName wrapper = op.responseWrapper();
@@ -287,6 +287,10 @@ final class SeiReader {
     }
     return new Part(wrapper, Part.RETURN, Part.Mode.OUT, false, false,
         new TypeReference(wrapper, result));
+  }
+
+  private static Class<?> boxed(Class<?> c) {
+    return !c.isPrimitive() ? c : java.lang.invoke.MethodType.methodType(c).wrap().returnType();
   }
 
   static Class<?> raw(Type t) {

@@ -194,7 +194,7 @@ final class WsdlGenerator {
     }
     List<String> out = new ArrayList<>();
     byNs.forEach((ns, body) -> {
-      StringBuilder s = new StringBuilder("<xsd:schema xmlns:xsd=\"" + XSD + "\"");
+      StringBuilder s = new StringBuilder("<xsd:schema");
       prefixes.forEach((uri, p) -> s.append(" xmlns:").append(p).append("=\"").append(attr(uri))
           .append('"'));
       s.append(" targetNamespace=\"").append(attr(ns)).append("\">");
