@@ -134,7 +134,12 @@ enum JaxWsStack {
     } else {
       service = Service.create(contract.wsdl(), contract.service());
     }
-    return service.getPort(contract.port(), sei, new MTOMFeature(mtom));
+    T port = service.getPort(contract.port(), sei, new MTOMFeature(mtom));
+    if (!java.lang.reflect.Proxy.getInvocationHandler(port).getClass().getName()
+        .startsWith("dev.ferry.jaxws.")) {
+      throw new IllegalStateException("the standard API made a port that is not Ferry's");
+    }
+    return port;
   }
 
   private static <T> T cxfPort(Class<T> sei, Contract contract, URI address, boolean soap12,
