@@ -1,5 +1,6 @@
 package dev.ferry.jaxws;
 
+import dev.ferry.jaxws.internal.BytesSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,7 +1,5 @@
 package dev.ferry.bench.http;
 
-import dev.ferry.bytes.ByteString;
-import dev.ferry.interop.BytesDataSource;
 import dev.ferry.interop.EchoPortImpl;
 import dev.ferry.interop.TestMtomPort;
 import dev.ferry.jaxws.FerryProvider;
@@ -9,16 +7,11 @@ import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapLimits;
 import dev.ferry.xop.XopCodec;
 import dev.ferry.xop.XopLimits;
-import jakarta.activation.DataHandler;
 import jakarta.xml.ws.BindingProvider;
 import jakarta.xml.ws.Endpoint;
-import jakarta.xml.ws.Holder;
 import jakarta.xml.ws.Service;
 import jakarta.xml.ws.soap.MTOMFeature;
 import jakarta.xml.ws.soap.SOAPBinding;
-import java.io.Closeable;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.Map;
 import javax.xml.namespace.QName;
 
@@ -28,7 +21,7 @@ import javax.xml.namespace.QName;
  * of the same interface made by it. Ferry's provider is named, as CXF's and Metro's are on the
  * class path too.
  */
-final class FerryJaxWsEcho implements EchoStack {
+final class FerryJaxWsEcho extends PortEcho {
   static final QName SERVICE = new QName("http://cxf.apache.org/mime", "TestMtomService");
   static final QName PORT = new QName("http://cxf.apache.org/mime", "TestMtomPort");
   /** 12 MiB as base64 is 16 MiB of envelope, the default root limit: raised for the bench. */
@@ -37,8 +30,6 @@ final class FerryJaxWsEcho implements EchoStack {
 
   private final Endpoint endpoint;
   private final TestMtomPort port;
-  private ByteString lastBlob;
-  private byte[] lastBytes;
 
   FerryJaxWsEcho(boolean mtom) {
     AccessLog.quiet();
@@ -55,25 +46,8 @@ final class FerryJaxWsEcho implements EchoStack {
   }
 
   @Override
-  public long echo(ByteString blob) throws Exception {
-    if (blob != lastBlob) {
-      lastBlob = blob;
-      lastBytes = blob.toByteArray();
-    }
-    Holder<DataHandler> data = new Holder<>(new DataHandler(new BytesDataSource(lastBytes)));
-    port.testMtom(new Holder<>("bench"), data);
-    return drain(data.value);
-  }
-
-  /** Reads a reply's DataHandler to its end and releases it. */
-  static long drain(DataHandler dh) throws Exception {
-    try (InputStream in = dh.getInputStream()) {
-      return in.transferTo(OutputStream.nullOutputStream());
-    } finally {
-      if (dh instanceof Closeable c) {
-        c.close();
-      }
-    }
+  TestMtomPort port() {
+    return port;
   }
 
   @Override

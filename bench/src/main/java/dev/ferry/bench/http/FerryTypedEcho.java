@@ -3,6 +3,8 @@ package dev.ferry.bench.http;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
 import dev.ferry.interop.BytesDataSource;
+import dev.ferry.interop.TestMtomRequest;
+import dev.ferry.interop.TestMtomResponse;
 import dev.ferry.jaxws.TypedOperation;
 import dev.ferry.server.Dispatcher;
 import dev.ferry.server.SoapServer;
@@ -15,7 +17,8 @@ import javax.xml.namespace.QName;
 
 /**
  * Ferry's typed API without annotations on both sides of the testMtom echo: a
- * {@link TypedOperation} served by a {@code SoapServer} and called with a {@code SoapClient}.
+ * {@link TypedOperation} served by a {@code SoapServer} and called with a {@code SoapClient},
+ * on the interop tests' JAXB beans of the request and response (no JAX-WS annotation).
  * The server reads the blob whole and answers with a copy, as the JAX-WS implementation does.
  */
 final class FerryTypedEcho implements EchoStack {
@@ -23,37 +26,15 @@ final class FerryTypedEcho implements EchoStack {
 
   private final SoapServer server;
   private final SoapClient client;
-  private final TypedOperation<Echo, Echo> op;
+  private final TypedOperation<TestMtomRequest, TestMtomResponse> op;
   private final URI uri;
   private ByteString lastBlob;
   private byte[] lastBytes;
 
-  /** The testMtom request and response: a name and a blob. */
-  public static final class Echo {
-    private String name;
-    private DataHandler attachinfo;
-
-    public String getName() {
-      return name;
-    }
-
-    public void setName(String name) {
-      this.name = name;
-    }
-
-    public DataHandler getAttachinfo() {
-      return attachinfo;
-    }
-
-    public void setAttachinfo(DataHandler attachinfo) {
-      this.attachinfo = attachinfo;
-    }
-  }
-
   FerryTypedEcho(boolean mtom) throws IOException {
     AccessLog.quiet();
-    op = TypedOperation.builder(new QName(NS, "testMtom"), Echo.class,
-        new QName(NS, "testMtomResponse"), Echo.class).soapAction("urn:testMtom")
+    op = TypedOperation.builder(new QName(NS, "testMtom"), TestMtomRequest.class,
+        new QName(NS, "testMtomResponse"), TestMtomResponse.class).soapAction("urn:testMtom")
         .codec(FerryJaxWsEcho.CODEC).mtom(mtom ? MtomPolicy.ALWAYS : MtomPolicy.NEVER).build();
     server = SoapServer.builder().codec(FerryJaxWsEcho.CODEC).endpoint("/echo",
         op.addTo(Dispatcher.builder(), FerryTypedEcho::copy).build()).build().start();
@@ -61,12 +42,12 @@ final class FerryTypedEcho implements EchoStack {
     uri = server.uri("/echo");
   }
 
-  private static Echo copy(Echo request) throws IOException {
+  private static TestMtomResponse copy(TestMtomRequest request) throws IOException {
     byte[] bytes;
     try (InputStream in = request.getAttachinfo().getInputStream()) {
       bytes = in.readAllBytes();
     }
-    Echo reply = new Echo();
+    TestMtomResponse reply = new TestMtomResponse();
     reply.setName(request.getName());
     reply.setAttachinfo(new DataHandler(new BytesDataSource(bytes)));
     return reply;
@@ -78,10 +59,10 @@ final class FerryTypedEcho implements EchoStack {
       lastBlob = blob;
       lastBytes = blob.toByteArray();
     }
-    Echo request = new Echo();
+    TestMtomRequest request = new TestMtomRequest();
     request.setName("bench");
     request.setAttachinfo(new DataHandler(new BytesDataSource(lastBytes)));
-    return FerryJaxWsEcho.drain(op.call(client, uri, request).getAttachinfo());
+    return PortEcho.drain(op.call(client, uri, request).getAttachinfo());
   }
 
   @Override

@@ -2,14 +2,10 @@ package dev.ferry.bench.http;
 
 import com.sun.net.httpserver.HttpServer;
 import com.sun.xml.ws.spi.ProviderImpl;
-import dev.ferry.bytes.ByteString;
-import dev.ferry.interop.BytesDataSource;
 import dev.ferry.interop.EchoPortImpl;
 import dev.ferry.interop.TestMtomPort;
-import jakarta.activation.DataHandler;
 import jakarta.xml.ws.BindingProvider;
 import jakarta.xml.ws.Endpoint;
-import jakarta.xml.ws.Holder;
 import jakarta.xml.ws.Service;
 import jakarta.xml.ws.soap.MTOMFeature;
 import jakarta.xml.ws.soap.SOAPBinding;
@@ -23,13 +19,11 @@ import java.util.concurrent.Executors;
  * Metro 4 (the JAX-WS RI) on both sides of the typed testMtom echo: the interop tests' endpoint
  * implementation published on the JDK's HTTP server, and Metro's port of the same interface.
  */
-final class MetroEcho implements EchoStack {
+final class MetroEcho extends PortEcho {
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final HttpServer http;
   private final Endpoint endpoint;
   private final TestMtomPort port;
-  private ByteString lastBlob;
-  private byte[] lastBytes;
 
   MetroEcho(boolean mtom) throws IOException {
     http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
@@ -47,14 +41,8 @@ final class MetroEcho implements EchoStack {
   }
 
   @Override
-  public long echo(ByteString blob) throws Exception {
-    if (blob != lastBlob) {
-      lastBlob = blob;
-      lastBytes = blob.toByteArray();
-    }
-    Holder<DataHandler> data = new Holder<>(new DataHandler(new BytesDataSource(lastBytes)));
-    port.testMtom(new Holder<>("bench"), data);
-    return FerryJaxWsEcho.drain(data.value);
+  TestMtomPort port() {
+    return port;
   }
 
   @Override

@@ -9,7 +9,6 @@ import dev.ferry.soap.SoapVersion;
 import jakarta.xml.bind.JAXBContext;
 import jakarta.xml.bind.JAXBException;
 import jakarta.xml.bind.Marshaller;
-import jakarta.xml.soap.SOAPException;
 import jakarta.xml.soap.SOAPMessage;
 import jakarta.xml.ws.AsyncHandler;
 import jakarta.xml.ws.Dispatch;
@@ -18,7 +17,6 @@ import jakarta.xml.ws.Service;
 import jakarta.xml.ws.WebServiceException;
 import jakarta.xml.ws.soap.SOAPFaultException;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
@@ -96,7 +94,7 @@ final class DispatchImpl<T> extends PortState implements Dispatch<T> {
   private Payload request(T msg, SoapCodec codec) throws IOException {
     SoapVersion version = binding.version();
     if (msg instanceof SOAPMessage saaj) {
-      return saajPayload(saaj);
+      return Payloads.of(saaj);
     }
     ByteString xml = jaxb != null ? marshal(msg) : Xml.bytes((Source) msg);
     if (mode == Service.Mode.MESSAGE) {
@@ -133,32 +131,6 @@ final class DispatchImpl<T> extends PortState implements Dispatch<T> {
       return jaxb.createUnmarshaller().unmarshal(payload);
     } catch (JAXBException e) {
       throw new IOException("cannot unmarshal the Dispatch reply: " + e, e);
-    }
-  }
-
-  private static Payload saajPayload(SOAPMessage m) throws IOException {
-    try {
-      if (m.saveRequired()) {
-        m.saveChanges();
-      }
-      ByteStringBuilder bytes = new ByteStringBuilder(4096);
-      m.writeTo(bytes.asOutputStream());
-      String[] type = m.getMimeHeaders().getHeader("Content-Type");
-      String contentType = type == null ? "text/xml; charset=UTF-8" : type[0];
-      ByteString body = bytes.toByteString();
-      return new Payload() {
-        @Override
-        public String contentType() {
-          return contentType;
-        }
-
-        @Override
-        public void writeTo(OutputStream out) throws IOException {
-          body.writeTo(out);
-        }
-      };
-    } catch (SOAPException e) {
-      throw new IOException("cannot write the SOAPMessage: " + e.getMessage(), e);
     }
   }
 }

@@ -155,20 +155,12 @@ final class HandlerMessage implements Closeable {
   }
 
   private Message fromSaaj(SOAPMessage m) throws IOException {
-    try {
-      if (m.saveRequired()) {
-        m.saveChanges();
-      }
-      ByteStringBuilder bytes = new ByteStringBuilder(4096);
-      m.writeTo(bytes.asOutputStream());
-      String[] type = m.getMimeHeaders().getHeader("Content-Type");
-      MessageBuffer buffer = codec.read(bytes.toByteString().asInputStream(),
-          type == null ? version.mediaType() : type[0]);
-      owned.add(buffer);
-      return buffer.toMessage();
-    } catch (SOAPException e) {
-      throw new IOException("cannot write the SAAJ message: " + e.getMessage(), e);
-    }
+    ByteStringBuilder bytes = new ByteStringBuilder(4096);
+    String type = Payloads.write(m, bytes);
+    MessageBuffer buffer = codec.read(bytes.toByteString().asInputStream(),
+        type == null ? version.mediaType() : type);
+    owned.add(buffer);
+    return buffer.toMessage();
   }
 
   @Override

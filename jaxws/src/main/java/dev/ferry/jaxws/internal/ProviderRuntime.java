@@ -1,7 +1,6 @@
 package dev.ferry.jaxws.internal;
 
 import dev.ferry.bytes.ByteString;
-import dev.ferry.bytes.ByteStringBuilder;
 import dev.ferry.server.Dispatcher;
 import dev.ferry.server.Endpoint;
 import dev.ferry.server.SoapFaultException;
@@ -10,8 +9,6 @@ import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.xop.MtomPolicy;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.xml.soap.MimeHeaders;
-import jakarta.xml.soap.SOAPException;
 import jakarta.xml.soap.SOAPMessage;
 import jakarta.xml.ws.Provider;
 import jakarta.xml.ws.Service;
@@ -19,7 +16,6 @@ import jakarta.xml.ws.ServiceMode;
 import jakarta.xml.ws.WebServiceException;
 import jakarta.xml.ws.WebServiceProvider;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.List;
@@ -129,7 +125,7 @@ final class ProviderRuntime implements Endpoint {
       return null;
     }
     if (!source) {
-      return saajPayload((SOAPMessage) out);
+      return Payloads.of((SOAPMessage) out);
     }
     ByteString xml = Xml.bytes((Source) out);
     if (!payload) {
@@ -143,34 +139,8 @@ final class ProviderRuntime implements Endpoint {
     return new HandlerMessage(request, codec).soap();
   }
 
-  private static Payload saajPayload(SOAPMessage m) throws SOAPException, IOException {
-    if (m.saveRequired()) {
-      m.saveChanges();
-    }
-    MimeHeaders h = m.getMimeHeaders();
-    String[] type = h.getHeader("Content-Type");
-    ByteStringBuilder bytes = new ByteStringBuilder(4096);
-    m.writeTo(bytes.asOutputStream());
-    return bytesPayload(type == null ? "text/xml; charset=UTF-8" : type[0],
-        bytes.toByteString());
-  }
-
   private Payload envelope(ByteString xml) throws IOException {
     Message m = codec.parse(xml).toMessage();
-    return bytesPayload(dev.ferry.soap.SoapBinding.contentType(m.version()), xml);
-  }
-
-  private static Payload bytesPayload(String contentType, ByteString bytes) {
-    return new Payload() {
-      @Override
-      public String contentType() {
-        return contentType;
-      }
-
-      @Override
-      public void writeTo(OutputStream out) throws IOException {
-        bytes.writeTo(out);
-      }
-    };
+    return Payloads.of(dev.ferry.soap.SoapBinding.contentType(m.version()), xml);
   }
 }

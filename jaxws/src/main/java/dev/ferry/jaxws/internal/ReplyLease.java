@@ -24,6 +24,7 @@ final class ReplyLease {
   private int handedOut;
   private boolean released;
 
+  /** Holds {@code response}, or nothing (null: a handler answered, no reply came). */
   ReplyLease(SoapResponse response) {
     this.response = response;
   }
@@ -69,7 +70,9 @@ final class ReplyLease {
         c.close();
       }
     } finally {
-      response.close();
+      if (response != null) {
+        response.close();
+      }
     }
   }
 

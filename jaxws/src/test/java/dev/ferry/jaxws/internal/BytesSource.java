@@ -5,8 +5,8 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 
-/** Bytes in memory as an application/octet-stream DataSource. */
-record BytesSource(byte[] bytes) implements DataSource {
+/** Bytes in memory as an application/octet-stream DataSource, for the tests of both packages. */
+public record BytesSource(byte[] bytes) implements DataSource {
   @Override
   public InputStream getInputStream() {
     return new ByteArrayInputStream(bytes);

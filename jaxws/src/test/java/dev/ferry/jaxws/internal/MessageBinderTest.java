@@ -124,6 +124,20 @@ class MessageBinderTest {
   }
 
   @Test
+  void anImageWithItsMimeTypeIsAnAttachment() throws Exception {
+    java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(3, 2,
+        java.awt.image.BufferedImage.TYPE_INT_RGB);
+    image.setRGB(2, 1, 0x123456);
+    Operation mirror = SeiModel.of(ImagePort.class).operations().get(0);
+    Wire wire = request(mirror, MtomPolicy.ALWAYS, image);
+    assertThat(wire.text()).contains("xop:Include").contains("Content-Type: image/png");
+    java.awt.image.BufferedImage back = (java.awt.image.BufferedImage) readRequest(mirror,
+        wire)[0];
+    assertThat(back.getWidth()).isEqualTo(3);
+    assertThat(back.getRGB(2, 1) & 0xffffff).isEqualTo(0x123456);
+  }
+
+  @Test
   void bareAndRpcOperations() throws Exception {
     Operation greet = operation(SHAPES, "greet");
     assertThat(greet.requestElement()).isEqualTo(new QName("urn:shapes", "person"));
