@@ -172,6 +172,17 @@ class EndpointPublishTest {
   }
 
   @Test
+  void aValueThatDoesNotParseIsASenderFaultNamingIt() throws Exception {
+    try (SoapResponse r = client.call(shapesUri, raw(SoapVersion.SOAP_12, "",
+        "<s:add xmlns:s=\"urn:shapes\"><arg0>abc</arg0><arg1>3</arg1></s:add>"), null)) {
+      assertThat(r.status()).isEqualTo(400);
+      Fault f = r.fault();
+      assertThat(f.code()).isEqualTo(SoapVersion.SOAP_12.senderFaultCode());
+      assertThat(f.reason()).contains("add").contains("arg0").contains("abc");
+    }
+  }
+
+  @Test
   void theGeneratedWsdlDescribesTheOperationsAndFaults() throws Exception {
     String wsdl = get(URI.create(bankUri + "?wsdl"));
     assertThat(wsdl).contains("<wsdl:operation name=\"withdraw\">")

@@ -30,6 +30,7 @@ public final class Part {
   private final TypeReference type;
   private final Class<?> container;
   private Bridge<Object> bridge;
+  private StrictUnmarshallers unmarshallers;
 
   Part(QName element, int index, Mode mode, boolean header, boolean holder, TypeReference type) {
     this(element, index, mode, header, holder, type, null);
@@ -125,8 +126,9 @@ public final class Part {
   }
 
   @SuppressWarnings("unchecked")
-  void bind(Bridge<?> b) {
+  void bind(Bridge<?> b, StrictUnmarshallers unmarshallers) {
     this.bridge = (Bridge<Object>) b;
+    this.unmarshallers = unmarshallers;
   }
 
   /** Writes {@code value} as this part's element. */
@@ -136,7 +138,13 @@ public final class Part {
 
   /** Reads this part's element, on which {@code in} stands; leaves it after the end tag. */
   Object read(XMLStreamReader in, AttachmentUnmarshaller au) throws JAXBException {
-    return bridge.unmarshal(in, au);
+    jakarta.xml.bind.Unmarshaller u = unmarshallers.take();
+    try {
+      u.setAttachmentUnmarshaller(au);
+      return bridge.unmarshal(u, in);
+    } finally {
+      unmarshallers.give(u);
+    }
   }
 
   @Override

@@ -83,7 +83,8 @@ public final class SeiModel {
     try {
       JAXBRIContext c = JAXBRIContext.newInstance(classes.toArray(new Class<?>[0]), refs, null,
           targetNamespace, false, null);
-      parts.forEach(p -> p.bind(c.createBridge(p.typeReference())));
+      StrictUnmarshallers unmarshallers = new StrictUnmarshallers(c);
+      parts.forEach(p -> p.bind(c.createBridge(p.typeReference()), unmarshallers));
       return c;
     } catch (JAXBException e) {
       throw new WebServiceException("the types of " + sei.getName() + " do not bind to XML: "

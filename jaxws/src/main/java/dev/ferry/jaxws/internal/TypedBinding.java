@@ -55,8 +55,9 @@ public final class TypedBinding<I, O> {
     try {
       JAXBRIContext c = JAXBRIContext.newInstance(new Class<?>[] {requestType, responseType},
           List.of(in, out), null, requestElement.getNamespaceURI(), false, null);
-      request.get(0).bind(c.createBridge(in));
-      response.get(0).bind(c.createBridge(out));
+      StrictUnmarshallers unmarshallers = new StrictUnmarshallers(c);
+      request.get(0).bind(c.createBridge(in), unmarshallers);
+      response.get(0).bind(c.createBridge(out), unmarshallers);
     } catch (JAXBException e) {
       throw new WebServiceException(requestType.getName() + " or " + responseType.getName()
           + " does not bind to XML: " + e, e);
