@@ -4,7 +4,6 @@ import dev.ferry.soap.Fault;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
 import java.io.IOException;
-import java.io.InputStream;
 
 /**
  * A reply received by {@link SoapClient}: HTTP status, and the message (null for 202 Accepted).
@@ -15,22 +14,14 @@ public final class SoapResponse implements AutoCloseable {
   private final int status;
   private final String contentType;
   private final MessageBuffer buffer;
-  private final InputStream body; // an unparsed reply, for relays; else null
   private final AutoCloseable release;
   private Message message;
 
-  SoapResponse(int status, String contentType, MessageBuffer buffer, InputStream body,
-      AutoCloseable release) {
+  SoapResponse(int status, String contentType, MessageBuffer buffer, AutoCloseable release) {
     this.status = status;
     this.contentType = contentType;
     this.buffer = buffer;
-    this.body = body;
     this.release = release;
-  }
-
-  /** Returns the reply's bytes as received, if it was asked for unparsed; else null. */
-  InputStream body() {
-    return body;
   }
 
   public int status() {

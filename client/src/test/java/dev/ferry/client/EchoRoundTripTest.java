@@ -15,10 +15,6 @@ import dev.ferry.xop.MtomPolicy;
 import dev.ferry.xop.XopCodec;
 import dev.ferry.xop.XopLimits;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,18 +58,6 @@ class EchoRoundTripTest {
       EchoService.Echo echo = EchoService.readEcho(r.message());
       assertThat(echo.name()).isEqualTo("n\u00e4me <" + size + ">");
       assertThat(echo.attachinfo()).isEqualTo(blob);
-    }
-  }
-
-  @Test
-  void servesTheWsdlWithItsOwnAddress() throws Exception {
-    try (HttpClient http = HttpClient.newHttpClient()) {
-      URI wsdl = URI.create(server.uri("/echo") + "?wsdl");
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(wsdl).build(),
-          HttpResponse.BodyHandlers.ofString());
-      assertThat(r.statusCode()).isEqualTo(200);
-      assertThat(r.body()).contains("location=\"" + server.uri("/echo") + "\"")
-          .contains("name=\"testMtom\"");
     }
   }
 

@@ -26,14 +26,16 @@ public final class SoapServer implements AutoCloseable {
   private final JettyHost host;
   private final Metrics metrics;
   private final SoapCodec codec;
+  private final ServerOptions options;
 
   private SoapServer(Builder b) {
     this.metrics = b.metrics != null ? b.metrics : Metrics.create("ferry.server");
     this.codec = b.codec;
+    this.options = b.options;
     Map<String, HttpServlet> servlets = new LinkedHashMap<>();
     b.endpoints.forEach((path, dispatcher) ->
-        servlets.put(path, new SoapServlet(b.codec, dispatcher, metrics)));
-    this.host = new JettyHost(b.host, b.port, servlets, metrics::scrape);
+        servlets.put(path, new SoapServlet(b.codec, dispatcher, metrics, b.options)));
+    this.host = new JettyHost(b.host, b.port, servlets, metrics::scrape, b.options);
   }
 
   public static Builder builder() {
@@ -63,7 +65,7 @@ public final class SoapServer implements AutoCloseable {
       throw new IllegalArgumentException(path + " is the server's own");
     }
     host.removeServlet(path);
-    host.addServlet(path, new SoapServlet(codec, dispatcher, metrics));
+    host.addServlet(path, new SoapServlet(codec, dispatcher, metrics, options));
   }
 
   /** Stops serving {@code path} (later requests to it get 404); returns false if none was. */
@@ -97,8 +99,15 @@ public final class SoapServer implements AutoCloseable {
     private int port;
     private SoapCodec codec = SoapCodec.create();
     private Metrics metrics;
+    private ServerOptions options = ServerOptions.DEFAULTS;
 
     private Builder() {}
+
+    /** How callers are treated (see {@link ServerOptions}). */
+    public Builder options(ServerOptions options) {
+      this.options = Objects.requireNonNull(options);
+      return this;
+    }
 
     /** The address to bind: loopback by default; {@code 0.0.0.0} for every interface. */
     public Builder host(String host) {

@@ -20,6 +20,10 @@ import org.junit.jupiter.api.Test;
 /** What the server answers to requests it cannot serve, as the SOAP HTTP bindings say. */
 class ServerFaultsTest {
   private static final String NS = "urn:ferry:test";
+  private static final String WSDL = "<wsdl:definitions xmlns:wsdl=\"http://schemas.xmlsoap.org/"
+      + "wsdl/\" xmlns:soap=\"http://schemas.xmlsoap.org/wsdl/soap/\"><wsdl:service name=\"s\">"
+      + "<wsdl:port name=\"p\"><soap:address location=\"http://placeholder/\"/></wsdl:port>"
+      + "</wsdl:service></wsdl:definitions>";
   private static SoapServer server;
   private static HttpClient http;
 
@@ -30,7 +34,7 @@ class ServerFaultsTest {
         XopCodec.builder());
     server = SoapServer.builder().codec(small)
         .endpoint("/echo", Dispatcher.builder().element(new QName(NS, "testMtom"),
-            request -> request.copy().toPayload()).build())
+            request -> request.copy().toPayload()).wsdl(WSDL).build())
         .endpoint("/fail", Dispatcher.builder().fallback(req -> {
           throw new IllegalStateException("boom");
         }).build())
@@ -66,7 +70,7 @@ class ServerFaultsTest {
     HttpResponse<String> r = http.send(HttpRequest.newBuilder(server.uri("/echo")).build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).isEqualTo(405);
-    assertThat(r.headers().firstValue("Allow")).contains("POST");
+    assertThat(r.headers().firstValue("Allow")).contains("POST, GET");
   }
 
   @Test
@@ -195,5 +199,14 @@ class ServerFaultsTest {
       assertThat(r.statusCode()).as(c[0]).isEqualTo(500);
       assertThat(r.body()).as(c[0]).contains("Client").contains(c[1]).doesNotContain("root:x:0");
     }
+  }
+
+  @Test
+  void servesTheWsdlWithItsOwnAddress() throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+        URI.create(server.uri("/echo") + "?wsdl")).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body()).contains("location=\"" + server.uri("/echo") + "\"")
+        .doesNotContain("placeholder");
   }
 }

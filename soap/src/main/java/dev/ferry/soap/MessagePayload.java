@@ -58,7 +58,7 @@ final class MessagePayload implements Payload {
     deferred.connect(out);
     MimeHeaders.Builder root = MimeHeaders.builder().addAll(pkg.rootHeaders())
         .set("Content-Transfer-Encoding", "binary");
-    MediaType rootType = pkg.rootHeaders().contentType();
+    MediaType rootType = pkg.rootContentType();
     if (rootType != null && rootType.parameter("charset") != null) {
       root.set("Content-Type", rootType.withParameter("charset", "UTF-8").toString());
     }
@@ -78,6 +78,11 @@ final class MessagePayload implements Payload {
     private OutputStream out;
 
     void connect(OutputStream target) throws IOException {
+      if (early == null) {
+        // its writer or its attachments were used up by the first write
+        throw new IllegalStateException("this payload was written already; a payload is"
+            + " written once (it streams its body or attachments): make a new one per send");
+      }
       this.out = target;
       early.toByteString().writeTo(target);
       early = null;
