@@ -119,6 +119,8 @@ final class Exchange implements ReplyHandler.Listener {
   private volatile ChannelOutputStream backendOut;
   private volatile boolean requestSent;
   private boolean admitted;
+  /** A held request kept for one retry on a new connection, until its reply begins. */
+  private Outgoing retry;
 
   private boolean answered;
   private boolean discardReply;
@@ -334,26 +336,58 @@ final class Exchange implements ReplyHandler.Listener {
     return new Outgoing(payload.contentType(), out.buffer());
   }
 
+  /**
+   * Sends a held request on a pooled connection. One its peer closed just as it was taken (no
+   * byte of a reply came) carries it once more on a new connection: the request was not seen.
+   */
   private void sendHeld(Outgoing out) {
     HttpConnections.Origin o = HttpConnections.Origin.of(route.to());
-    cx.backends().acquire(o, loop).addListener((ChannelFuture f) -> {
+    retry = out;
+    out.bytes().retain(); // kept for the one retry until a reply begins
+    sendHeld(out, cx.backends().acquire(o, loop), o);
+  }
+
+  private void sendHeld(Outgoing out, ChannelFuture connecting, HttpConnections.Origin o) {
+    connecting.addListener((ChannelFuture f) -> {
       if (!f.isSuccess()) {
         out.bytes().release();
         failed(connectFailure(f.cause()));
         return;
       }
-      attach(f.channel(), o);
+      Channel ch = f.channel();
+      attach(ch, o);
       HttpHeaders h = backendHeaders(out.contentType());
       h.setInt(HttpHeaderNames.CONTENT_LENGTH, out.bytes().readableBytes());
-      f.channel().writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
+      ch.writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
           target(route.to()), out.bytes(), h, EmptyHttpHeaders.INSTANCE)).addListener(w -> {
             if (w.isSuccess()) {
               requestSent = true;
-            } else {
-              f.channel().close(); // the reply's listener is told
+            } else if (backend == ch) {
+              HttpConnections.replies(ch).expect(null); // told here, not by its close
+              ch.close();
+              failed(new IOException("the connection closed before the request went out",
+                  w.cause()));
             }
           });
     });
+  }
+
+  /** Sends the held request again on a new connection, if this failure allows it. */
+  private boolean retried(IOException cause) {
+    Outgoing out = retry;
+    Channel b = backend;
+    if (out == null || b == null || !HttpConnections.reused(b) || replyHead != null
+        || cause instanceof java.net.SocketTimeoutException || finished) {
+      return false;
+    }
+    retry = null; // once
+    backend = null;
+    HttpConnections.replies(b).expect(null); // its close is no news to this exchange
+    b.close();
+    HttpConnections.Origin o = HttpConnections.Origin.of(route.to());
+    sendHeld(new Outgoing(out.contentType(), out.bytes().readerIndex(0)),
+        cx.backends().connect(o, loop), o);
+    return true;
   }
 
   /** Makes {@code ch} this exchange's backend connection. */
@@ -397,15 +431,19 @@ final class Exchange implements ReplyHandler.Listener {
     } catch (IOException | RuntimeException e) {
       ChannelOutputStream out = backendOut;
       if (out != null) {
-        out.abort(e); // never let a half-sent request look whole: the connection is closed
-      }
-      Channel b = backend;
-      if (b != null) {
-        b.close();
+        out.abort(e); // no last chunk goes out: the request is never whole
       }
       copy.discard();
       IOException io = e instanceof IOException x ? x : new IOException(e.toString(), e);
-      onLoop(() -> streamFailed(io));
+      onLoop(() -> {
+        Channel b = backend;
+        if (b != null) {
+          backend = null;
+          HttpConnections.replies(b).expect(null); // the cause is this failure, not the close
+          b.close();
+        }
+        streamFailed(io);
+      });
       return;
     }
     drainRequest();
@@ -519,6 +557,7 @@ final class Exchange implements ReplyHandler.Listener {
         return;
       }
     }
+    dropRetry();
     if (streamed == null) {
       copy.complete(); // a streamed request's copy completes when it was sent whole
     }
@@ -661,6 +700,10 @@ final class Exchange implements ReplyHandler.Listener {
 
   @Override
   public void failed(IOException cause) {
+    if (retried(cause)) {
+      return;
+    }
+    dropRetry();
     ChannelOutputStream out = backendOut;
     if (out != null) {
       out.fail(cause);
@@ -682,6 +725,13 @@ final class Exchange implements ReplyHandler.Listener {
       abortCaller("aborted mid-reply: " + cause.getMessage());
     } else {
       fault(Forwarding.failed(version, route, cause));
+    }
+  }
+
+  private void dropRetry() {
+    if (retry != null) {
+      retry.bytes().release();
+      retry = null;
     }
   }
 

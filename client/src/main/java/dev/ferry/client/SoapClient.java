@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -31,6 +32,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * A SOAP client over HTTP/1.1 (Netty, the native transport on Linux), connections kept alive
@@ -89,11 +91,24 @@ public final class SoapClient implements AutoCloseable {
    */
   public SoapResponse call(URI uri, Payload request, String soapAction) throws IOException {
     HttpConnections.Origin origin = HttpConnections.Origin.of(uri);
-    Call call = new Call(connections, origin, connect(origin, uri), uri);
+    Call call = new Call(connections, origin, connect(origin, uri, true), uri);
     boolean handedOver = false;
     try {
-      send(call, uri, request, soapAction);
-      SoapResponse reply = read(call, uri);
+      Supplier<FullHttpRequest> held = send(call, uri, request, soapAction);
+      SoapResponse reply;
+      try {
+        reply = read(call, uri);
+      } catch (IOException e) {
+        if (held == null || !call.retryable(e)) {
+          throw e;
+        }
+        // the pooled connection was closed by its peer as it was taken: once more, on a new one
+        call.close();
+        call = new Call(connections, origin, connect(origin, uri, false), uri);
+        call.send(held.get());
+        call.sent();
+        reply = read(call, uri);
+      }
       handedOver = true;
       return reply;
     } finally {
@@ -103,8 +118,10 @@ public final class SoapClient implements AutoCloseable {
     }
   }
 
-  private Channel connect(HttpConnections.Origin origin, URI uri) throws IOException {
-    ChannelFuture f = connections.acquire(origin, null);
+  private Channel connect(HttpConnections.Origin origin, URI uri, boolean pooled)
+      throws IOException {
+    ChannelFuture f = pooled ? connections.acquire(origin, null)
+        : connections.connect(origin, null);
     try {
       f.await();
     } catch (InterruptedException e) {
@@ -122,7 +139,12 @@ public final class SoapClient implements AutoCloseable {
     return f.channel();
   }
 
-  private void send(Call call, URI uri, Payload request, String soapAction) throws IOException {
+  /**
+   * Sends {@code request}: held whole if it fits the buffer (then returns how to make it again,
+   * for a retry), else streamed (then returns null).
+   */
+  private Supplier<FullHttpRequest> send(Call call, URI uri, Payload request,
+      String soapAction) throws IOException {
     HttpHeaders headers = headers(uri, request.contentType(), soapAction);
     RequestBody body = new RequestBody(bufferBytes, () -> {
       headers.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
@@ -141,13 +163,17 @@ public final class SoapClient implements AutoCloseable {
       call.abort(e);
       throw e;
     }
-    if (!body.streamed()) {
-      headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.size());
-      call.channel().writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
-          HttpMethod.POST, target(uri), Unpooled.wrappedBuffer(body.bytes(), 0, body.size()),
-          headers, EmptyHttpHeaders.INSTANCE));
+    if (body.streamed()) {
+      call.sent();
+      return null;
     }
+    headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.size());
+    Supplier<FullHttpRequest> held = () -> new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
+        HttpMethod.POST, target(uri), Unpooled.wrappedBuffer(body.bytes(), 0, body.size()),
+        headers, EmptyHttpHeaders.INSTANCE);
+    call.send(held.get());
     call.sent();
+    return held;
   }
 
   private static HttpHeaders headers(URI uri, String contentType, String soapAction) {
