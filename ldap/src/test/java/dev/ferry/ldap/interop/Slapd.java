@@ -78,8 +78,9 @@ final class Slapd implements AutoCloseable {
     }
   }
 
-  private static void ensureInstalled() throws Exception {
-    if (Files.isExecutable(SLAPD) && Files.isExecutable(SLAPADD)) {
+  static void ensureInstalled() throws Exception {
+    if (Files.isExecutable(SLAPD) && Files.isExecutable(SLAPADD)
+        && Files.isExecutable(Path.of("/usr/bin/ldapsearch"))) {
       return;
     }
     boolean skip = "1".equals(System.getenv("FERRY_SKIP_SLAPD"));
@@ -312,6 +313,31 @@ final class Slapd implements AutoCloseable {
       return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
     } finally {
       Files.deleteIfExists(log);
+    }
+  }
+
+  /**
+   * Runs a tool (such as {@code ldapsearch}) and returns its standard output; fails the test with
+   * its standard error if it exits with anything but 0.
+   */
+  static byte[] tool(List<String> command) throws Exception {
+    Path out = Files.createTempFile("ferry-tool", ".out");
+    Path err = Files.createTempFile("ferry-tool", ".err");
+    try {
+      Process p = new ProcessBuilder(command).redirectOutput(out.toFile())
+          .redirectError(err.toFile()).start();
+      p.getOutputStream().close();
+      if (!p.waitFor(Duration.TOOL.seconds, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        fail(command + " did not finish within " + Duration.TOOL.seconds + " s");
+      }
+      if (p.exitValue() != 0) {
+        fail(command + " failed (exit " + p.exitValue() + "): " + Files.readString(err));
+      }
+      return Files.readAllBytes(out);
+    } finally {
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
     }
   }
 
