@@ -136,12 +136,23 @@ final class Connection {
         }
       }
     } catch (BerException e) {
-      disconnect(ResultCode.PROTOCOL_ERROR, e.getMessage());
+      disconnect(ResultCode.PROTOCOL_ERROR, describe(e));
     } catch (IOException | RuntimeException e) {
       // the peer went away, or a bug: either way this connection is over
     } finally {
       close();
     }
+  }
+
+  /** Names the server's own limit where the BER layer hit the PDU size it was given. */
+  private String describe(BerException e) {
+    if (!"BerLimits.maxPduBytes".equals(e.limitName())) {
+      return e.getMessage();
+    }
+    String name = boundLimits ? "LdapServerLimits.maxRequestBytes"
+        : "LdapServerLimits.maxRequestBytesAnonymous";
+    return name + " exceeded: " + e.actualValue() + " > " + e.limitValue() + " at byte "
+        + (consumedBefore + e.byteOffset());
   }
 
   private dev.ferry.ldap.LdapLimits limits() {

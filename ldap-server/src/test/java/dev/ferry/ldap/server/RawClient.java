@@ -20,8 +20,16 @@ final class RawClient implements AutoCloseable {
   private byte[] buf = new byte[256 * 1024];
 
   RawClient(int port) throws IOException {
+    this(port, 0);
+  }
+
+  /** Connects with a receive buffer of {@code receiveBufferBytes} (0: the system's). */
+  RawClient(int port, int receiveBufferBytes) throws IOException {
     socket = new Socket();
     socket.setTcpNoDelay(true);
+    if (receiveBufferBytes > 0) {
+      socket.setReceiveBufferSize(receiveBufferBytes);
+    }
     socket.connect(new InetSocketAddress("127.0.0.1", port));
     in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
     out = socket.getOutputStream();
@@ -32,25 +40,30 @@ final class RawClient implements AutoCloseable {
     out.flush();
   }
 
-  /** Reads one PDU; returns its total length; its protocolOp tag is {@link #opTag(int)}. */
+  /** Reads one PDU; returns its total length; see {@link #opTag()} and {@link #last()}. */
   int read() throws IOException {
     int tag = readByte();
     int first = readByte();
+    buf[0] = (byte) tag;
+    buf[1] = (byte) first;
     int length = first;
     int header = 2;
     if (first >= 0x80) {
       length = 0;
       for (int i = 0; i < (first & 0x7f); i++) {
-        length = length << 8 | readByte();
-        header++;
+        int b = readByte();
+        buf[header++] = (byte) b;
+        length = length << 8 | b;
       }
     }
-    if (length > buf.length) {
-      buf = new byte[length];
+    if (header + length > buf.length) {
+      byte[] bigger = new byte[header + length];
+      System.arraycopy(buf, 0, bigger, 0, header);
+      buf = bigger;
     }
-    int off = 0;
-    while (off < length) {
-      int n = in.read(buf, off, length - off);
+    int off = header;
+    while (off < header + length) {
+      int n = in.read(buf, off, header + length - off);
       if (n < 0) {
         throw new EOFException();
       }
@@ -59,13 +72,35 @@ final class RawClient implements AutoCloseable {
     if (tag != 0x30) {
       throw new IOException("not a message: tag " + tag);
     }
-    return header + length;
+    contentStart = header;
+    total = header + length;
+    return total;
   }
+
+  private int contentStart;
+  private int total;
 
   /** Returns the protocolOp tag of the last PDU read. */
   int opTag() {
-    int idLength = buf[1];
-    return buf[2 + idLength] & 0xff;
+    int idLength = buf[contentStart + 1];
+    return buf[contentStart + 2 + idLength] & 0xff;
+  }
+
+  /** Returns a copy of the last PDU read. */
+  ByteString last() {
+    return ByteString.copyOf(buf, 0, total);
+  }
+
+  /** Returns true if the server closed the connection (after what was read so far). */
+  boolean isClosedByPeer() throws IOException {
+    socket.setSoTimeout(5_000);
+    return in.read() < 0;
+  }
+
+  /** Sends raw bytes. */
+  void sendRaw(byte[] bytes) throws IOException {
+    out.write(bytes);
+    out.flush();
   }
 
   /** Reads messages until a SearchResultDone; returns how many entries came before it. */
