@@ -165,7 +165,7 @@ final class Search {
       outcome = LdapResult.of(ResultCode.TIME_LIMIT_EXCEEDED, "time limit exceeded");
       return false;
     }
-    if (!matcher.matches(request.filter(), e) || !dsa.access.canRead(connection.boundKey(), e)) {
+    if (!matcher.matches(request.filter(), e) || !readable(e)) {
       return true;
     }
     if (returned >= sizeLimit) {
@@ -177,6 +177,11 @@ final class Search {
     lastKey = e.key;
     pageFull = pageSize > 0 && returned == pageSize;
     return !pageFull;
+  }
+
+  /** The root DSE and the subschema subentry are public: clients need them to connect. */
+  private boolean readable(StoredEntry e) {
+    return e.dn.isRoot() || e == dsa.subschema || dsa.access.canRead(connection.boundKey(), e);
   }
 
   /** The paged results control of this request and the state it continues. */
