@@ -2,7 +2,10 @@
 module dev.ferry.cli {
   requires dev.ferry.mime;
   requires dev.ferry.xop;
-  requires dev.ferry.http;
+  requires dev.ferry.client;
+  requires dev.ferry.broker;
+  requires dev.ferry.sample;
+  requires org.yaml.snakeyaml;
   requires java.net.http;
   requires java.logging;
   requires java.desktop;

@@ -6,4 +6,5 @@ module dev.ferry.xop {
   requires org.codehaus.stax2;
 
   exports dev.ferry.xop;
+  exports dev.ferry.xop.internal to dev.ferry.soap;
 }

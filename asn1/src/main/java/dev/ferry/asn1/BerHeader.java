@@ -52,6 +52,27 @@ final class BerHeader {
     return BerTags.isConstructed(type);
   }
 
+  /** Returns true for end-of-contents: exactly the two octets 00 00 (X.690 8.1.5). */
+  boolean isEndOfContents() {
+    return type == 0 && length == 0 && headerBytes == 2;
+  }
+
+  /**
+   * Throws if this header, which starts at {@code headerOffset} where an element must be, has
+   * tag [UNIVERSAL 0]: X.690 reserves it for the end-of-contents octets, which may only end
+   * indefinite-length contents (8.1.5). Read as an element, 00 00 in definite contents would let
+   * two encodings with different lengths decode alike.
+   */
+  void checkNotEndOfContents(long headerOffset) throws BerException {
+    if ((type & ~BerTags.CONSTRUCTED) != 0) {
+      return;
+    }
+    throw new BerException(isEndOfContents()
+        ? "end-of-contents octets outside indefinite-length contents (expected: an element)"
+        : "tag [UNIVERSAL 0] is reserved for end-of-contents (expected: an element)",
+        headerOffset, null);
+  }
+
   private static int longTag(Octets src, int b0, long start) throws IOException {
     int number = 0;
     for (int i = 0; ; i++) {

@@ -22,7 +22,7 @@ public final class BerLimits {
   public static final int DEFAULT_MAX_PDU_BYTES = 8 * 1024 * 1024;
   /** Largest primitive value: {@value} bytes (4 MiB). */
   public static final int DEFAULT_MAX_ELEMENT_BYTES = 4 * 1024 * 1024;
-  /** Deepest nesting of constructed elements: {@value} (as Bouncy Castle). */
+  /** Deepest nesting of constructed elements: {@value}, far beyond what LDAP or X.509 nest. */
   public static final int DEFAULT_MAX_DEPTH = 64;
   /** The defaults. */
   public static final BerLimits DEFAULTS = builder().build();

@@ -159,8 +159,11 @@ public final class BerReader {
 
   /**
    * Leaves the current constructed element. Unread elements left in it are skipped (RFC 4511
-   * section 4 asks decoders to ignore extensions), except in DER, where they are an error.
+   * section 4 asks decoders to ignore extensions), except in DER, where they are an error. What
+   * is skipped must be well-formed elements all the way down: leftover bytes that are not (a
+   * length one short inside a signature, say) are an error, not something to step over.
    *
+   * @throws BerException if leftover bytes are not well-formed elements, or under DER
    * @throws IllegalStateException if no constructed element is open
    */
   public void readEndSequence() throws IOException {
@@ -168,17 +171,15 @@ public final class BerReader {
       throw new IllegalStateException("no sequence or set is open");
     }
     int end = frameEnd[depth - 1];
+    if (end != INDEFINITE && in.position() < end && rules.isDer()) {
+      throw error((end - in.position()) + " unread bytes at the end of a constructed element"
+          + " (expected: none in DER)", in.byteOffset());
+    }
+    while (hasNextElement()) {
+      skipWellFormed();
+    }
     if (end == INDEFINITE) {
-      while (hasNextElement()) {
-        skipElement();
-      }
       in.skip(2);
-    } else if (in.position() < end) {
-      if (rules.isDer()) {
-        throw error((end - in.position()) + " unread bytes at the end of a constructed element"
-            + " (expected: none in DER)", in.byteOffset());
-      }
-      in.position(end);
     }
     depth--;
     peeked = false;
@@ -338,7 +339,11 @@ public final class BerReader {
     return readUtf8String(type);
   }
 
-  /** Skips the next element, whatever its type. */
+  /**
+   * Skips the next element, whatever its type. A definite-length element is skipped by its
+   * declared length (which must fit), without reading its contents; an indefinite-length one is
+   * read through to its end-of-contents octets.
+   */
   public void skipElement() throws IOException {
     header();
     if (length != INDEFINITE) {
@@ -364,6 +369,17 @@ public final class BerReader {
   }
 
   // ---------------------------------------------------------------------------------------------
+
+  /** Skips the next element after checking that its contents, if constructed, are elements. */
+  private void skipWellFormed() throws IOException {
+    header();
+    if (!BerTags.isConstructed(type)) {
+      skipElement();
+      return;
+    }
+    enter(); // checks the depth limit, which bounds this recursion
+    readEndSequence();
+  }
 
   private void readStartConstructed(int expected) throws IOException {
     header();
@@ -408,12 +424,13 @@ public final class BerReader {
       throw error("integer of " + length + " bytes does not fit in " + javaType
           + " (expected: 1.." + maxBytes + ")", lengthOffset());
     }
-    if (rules.isDer() && length > 1) {
+    if (length > 1) {
+      // X.690 8.3.2 holds for BER too: the first nine bits are never all zeros or all ones.
       int first = in.peekByte();
       int second = in.peekByte(1);
       if ((first == 0 && second >= 0) || (first == -1 && second < 0)) {
-        throw error("integer with a redundant leading octet (expected: minimal in DER)",
-            in.byteOffset());
+        throw error("integer with a redundant leading octet (expected: the minimal encoding,"
+            + " X.690 8.3.2)", in.byteOffset());
       }
     }
   }
@@ -486,6 +503,7 @@ public final class BerReader {
       valueAt = in.position();
       in.position(start);
     }
+    hdr.checkNotEndOfContents(in.byteOffset());
     if (hdr.length != BerHeader.INDEFINITE) {
       checkLength(valueAt - start, bound - valueAt, bound == in.size());
     }

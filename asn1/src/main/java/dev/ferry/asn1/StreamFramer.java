@@ -67,10 +67,17 @@ final class StreamFramer implements BerHeader.Octets {
     return streamOffset;
   }
 
-  /** Copies the element whose first octet {@code b0} was already copied; true if it was EOC. */
+  /**
+   * Copies the element whose first octet {@code b0} was already copied; returns true if it was
+   * the end-of-contents octets that end the indefinite-length contents at {@code depth}.
+   */
   private boolean copyElement(int b0, int depth) throws IOException {
     Pushback first = new Pushback(b0);
     header.parse(first, rules);
+    if (depth > 0 && header.isEndOfContents()) {
+      return true; // depth > 0 only inside indefinite-length contents: these end them
+    }
+    header.checkNotEndOfContents(streamOffset - header.headerBytes);
     long length = header.length;
     if (length == BerHeader.INDEFINITE) {
       copyIndefinite(depth);
@@ -82,10 +89,8 @@ final class StreamFramer implements BerHeader.Octets {
     if (!header.isConstructed()) {
       limits.checkElement(length, header.lengthOffset);
     }
-    // End-of-contents is exactly 00 00 (X.690 8.1.5), as the reader checks; 00 81 00 is not.
-    boolean eoc = header.type == 0 && length == 0 && header.headerBytes == 2;
     copyValue(length);
-    return eoc;
+    return false;
   }
 
   private void copyIndefinite(int depth) throws IOException {

@@ -25,8 +25,10 @@ class BerProperties {
   }
 
   private Arbitrary<Node> node(int depth) {
+    // [UNIVERSAL 0] is reserved for end-of-contents: no element has it
     Arbitrary<Integer> tags = Arbitraries.integers().between(0, 3).flatMap(cls ->
-        Arbitraries.integers().between(0, 300).map(n -> BerTags.type(cls << 6, false, n)));
+        Arbitraries.integers().between(cls == 0 ? 1 : 0, 300)
+            .map(n -> BerTags.type(cls << 6, false, n)));
     Arbitrary<Node> leaf = Arbitraries.oneOf(
         Arbitraries.longs().map(v -> new Node(0, BerTags.INTEGER, v, List.of())),
         Arbitraries.bytes().array(byte[].class).ofMaxSize(300)

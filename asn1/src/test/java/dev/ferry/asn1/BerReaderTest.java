@@ -216,11 +216,98 @@ class BerReaderTest {
   }
 
   @Test
-  void derRejectsRedundantIntegerOctetsAndOddBooleans() {
-    BerException i = assertFails(BerException.class,
-        () -> with(BerRules.DER, "02 02 00 7f").readInteger());
-    assertOffset(2, i.byteOffset());
-    assertMentions(i.reason(), "redundant leading octet");
+  void rejectsRedundantIntegerOctetsUnderEveryRuleSet() {
+    // X.690 8.3.2 is a BER rule, not only a DER one: 00 7f and ff 80 each have a shorter form.
+    for (BerRules rules : BerRules.values()) {
+      for (String hex : new String[] {"02 02 00 7f", "02 02 ff 80", "02 03 00 00 01"}) {
+        BerException i = assertFails(BerException.class, () -> with(rules, hex).readInteger());
+        assertOffset(2, i.byteOffset());
+        assertMentions(i.reason(), "redundant leading octet", "X.690 8.3.2");
+      }
+      BerException big = assertFails(BerException.class,
+          () -> with(rules, "02 02 00 01").readBigInteger());
+      assertOffset(2, big.byteOffset());
+      BerException enumerated = assertFails(BerException.class,
+          () -> with(rules, "0a 02 ff ff").readEnumerated());
+      assertOffset(2, enumerated.byteOffset());
+    }
+  }
+
+  @Test
+  void acceptsMinimalIntegersThatNeedALeadingOctet() throws IOException {
+    for (BerRules rules : BerRules.values()) {
+      assertEquals(128, with(rules, "02 02 00 80").readInteger());
+      assertEquals(-129, with(rules, "02 02 ff 7f").readInteger());
+      assertEquals(0, with(rules, "02 01 00").readInteger());
+      assertEquals(-1, with(rules, "02 01 ff").readLong());
+    }
+  }
+
+  @Test
+  void rejectsEndOfContentsInDefiniteContents() throws IOException {
+    // X.690 8.1.5: 00 00 ends indefinite-length contents and is nothing anywhere else.
+    for (BerRules rules : BerRules.values()) {
+      BerReader peek = with(rules, "30 05 02 01 05 00 00");
+      peek.readStartSequence();
+      assertEquals(5, peek.readInteger());
+      assertTrue(peek.hasNextElement());
+      BerException e = assertFails(BerException.class, peek::peekType);
+      assertOffset(5, e.byteOffset());
+      assertMentions(e.reason(), "end-of-contents", "outside indefinite-length contents");
+      BerReader skip = with(rules, "30 05 02 01 05 00 00");
+      skip.readStartSequence();
+      skip.readInteger();
+      BerException skipped = assertFails(BerException.class, skip::readEndSequence);
+      assertOffset(5, skipped.byteOffset());
+      BerException top = assertFails(BerException.class, () -> with(rules, "00 00").skipElement());
+      assertOffset(0, top.byteOffset());
+    }
+  }
+
+  @Test
+  void rejectsOtherUsesOfTheEndOfContentsTag() throws IOException {
+    // [UNIVERSAL 0] is reserved for end-of-contents: 00 01 xx and 20 00 are not elements.
+    BerException length = assertFails(BerException.class, () -> ber("00 01 00").skipElement());
+    assertOffset(0, length.byteOffset());
+    assertMentions(length.reason(), "[UNIVERSAL 0]", "reserved for end-of-contents");
+    BerException constructed = assertFails(BerException.class, () -> ber("20 00").skipElement());
+    assertOffset(0, constructed.byteOffset());
+    BerReader r = ber("30 80 00 81 00 00 00");
+    r.readStartSequence();
+    assertTrue(r.hasNextElement());
+    BerException inIndefinite = assertFails(BerException.class, r::readEndSequence);
+    assertOffset(2, inIndefinite.byteOffset());
+  }
+
+  @Test
+  void endingASequenceRejectsLeftoverBytesThatAreNotElements() throws IOException {
+    // A signature-like SEQUENCE { OCTET STRING } whose inner length is one short: the 43 left
+    // over is no element, so ending the sequence must fail rather than skip it.
+    for (BerRules rules : new BerRules[] {BerRules.BER, BerRules.LDAP}) {
+      BerReader r = with(rules, "30 05 04 02 41 42 43");
+      r.readStartSequence();
+      assertEquals("AB", r.readOctetString().utf8());
+      BerException e = assertFails(BerException.class, r::readEndSequence);
+      assertOffset(7, e.byteOffset());
+      assertMentions(e.reason(), "header octets");
+      BerReader overrun = with(rules, "30 06 02 01 01 04 05 41  05 00");
+      overrun.readStartSequence();
+      overrun.readInteger();
+      BerException claim = assertFails(BerException.class, overrun::readEndSequence);
+      assertOffset(6, claim.byteOffset());
+      assertMentions(claim.reason(), "overruns its enclosing element");
+      // a leftover SEQUENCE is looked into: its own contents must be elements too
+      BerReader nested = with(rules, "30 08 02 01 01 30 03 04 05 41");
+      nested.readStartSequence();
+      nested.readInteger();
+      BerException inner = assertFails(BerException.class, nested::readEndSequence);
+      assertOffset(8, inner.byteOffset());
+      assertMentions(inner.reason(), "expected: 5 bytes of content, found: 1");
+    }
+  }
+
+  @Test
+  void derRejectsOddBooleans() {
     BerException b = assertFails(BerException.class,
         () -> with(BerRules.DER, "01 01 01").readBoolean());
     assertOffset(2, b.byteOffset());

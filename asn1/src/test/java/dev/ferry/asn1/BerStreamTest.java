@@ -74,4 +74,21 @@ class BerStreamTest {
     assertEquals(List.of("300b020105310604014101 01ff".replace(" ", ""),
         "30800402424324800401440000 0000".replace(" ", ""), "5f64012a"), raw);
   }
+
+  @org.junit.jupiter.api.Test
+  void rejectsEndOfContentsWhereNoIndefiniteContentsEnd() throws IOException {
+    for (BerRules rules : BerRules.values()) {
+      BerReader r = BerReader.of(ByteString.decodeHex("02 01 05 00 00").asInputStream(), rules,
+          BerLimits.DEFAULTS);
+      assertEquals(5, r.readInteger());
+      BerException e = assertFails(BerException.class, r::hasNextElement);
+      assertOffset(3, e.byteOffset());
+      assertMentions(e.reason(), "end-of-contents", "outside indefinite-length contents");
+    }
+    BerReader r = BerReader.of(ByteString.decodeHex("30 80 00 81 00 00 00").asInputStream(),
+        BerRules.BER, BerLimits.DEFAULTS);
+    BerException e = assertFails(BerException.class, r::skipElement);
+    assertOffset(2, e.byteOffset());
+    assertMentions(e.reason(), "[UNIVERSAL 0]");
+  }
 }

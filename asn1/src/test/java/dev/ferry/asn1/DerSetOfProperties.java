@@ -4,9 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ferry.asn1.BerTree.Bool;
+import dev.ferry.asn1.BerTree.Constructed;
+import dev.ferry.asn1.BerTree.Int;
+import dev.ferry.asn1.BerTree.Octets;
+import dev.ferry.asn1.BerTree.Text;
 import dev.ferry.bytes.ByteString;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -32,51 +38,8 @@ class DerSetOfProperties {
       Arrays.compareUnsigned(a.toByteArray(), b.toByteArray());
   private static final ByteString TRAILER = ByteString.encodeUtf8("end");
 
-  /** One element of the set; an encoder that writes it. */
-  sealed interface Element {
-    void write(BerWriter w) throws IOException;
-  }
-
-  record Int(long value) implements Element {
-    public void write(BerWriter w) throws IOException {
-      w.writeInteger(value);
-    }
-  }
-
-  record Octets(int type, ByteString value) implements Element {
-    public void write(BerWriter w) throws IOException {
-      w.writeOctetString(type, value);
-    }
-  }
-
-  record Text(String value) implements Element {
-    public void write(BerWriter w) throws IOException {
-      w.writeUtf8String(value);
-    }
-  }
-
-  record Bool(boolean value) implements Element {
-    public void write(BerWriter w) throws IOException {
-      w.writeBoolean(value);
-    }
-  }
-
-  record Constructed(int type, boolean setOf, List<Element> children) implements Element {
-    public void write(BerWriter w) throws IOException {
-      if (setOf) {
-        w.writeStartSetOf(type);
-      } else {
-        w.writeStartSequence(type);
-      }
-      for (Element c : children) {
-        c.write(w);
-      }
-      w.writeEndSequence();
-    }
-  }
-
   @Provide
-  Arbitrary<List<Element>> anyElements() {
+  Arbitrary<List<BerTree>> anyElements() {
     return element(2, true).list().ofMaxSize(12);
   }
 
@@ -86,18 +49,18 @@ class DerSetOfProperties {
    * constructed tag meets a primitive one (see BerWriterTest).
    */
   @Provide
-  Arbitrary<List<Element>> bouncyCastleElements() {
+  Arbitrary<List<BerTree>> bouncyCastleElements() {
     return element(2, false).list().ofMaxSize(12);
   }
 
-  private Arbitrary<Element> element(int depth, boolean taggedConstructed) {
+  private Arbitrary<BerTree> element(int depth, boolean taggedConstructed) {
     Arbitrary<ByteString> bytes = Arbitraries.bytes().array(byte[].class).ofMaxSize(200)
         .map(ByteString::of);
     Arbitrary<Integer> octetTypes = Arbitraries.of(BerTags.OCTET_STRING,
         BerTags.type(BerTags.CONTEXT, false, 0), BerTags.type(BerTags.CONTEXT, false, 1));
-    Arbitrary<Element> leaf = Arbitraries.oneOf(
-        Arbitraries.longs().map(Int::new),
-        Arbitraries.integers().between(-300, 300).map(i -> new Int(i)),
+    Arbitrary<BerTree> leaf = Arbitraries.oneOf(
+        Arbitraries.longs().map(v -> new Int(BigInteger.valueOf(v))),
+        Arbitraries.integers().between(-300, 300).map(i -> new Int(BigInteger.valueOf(i))),
         octetTypes.flatMap(t -> bytes.map(b -> new Octets(t, b))),
         Arbitraries.strings().ofMaxLength(20).map(Text::new),
         Arbitraries.of(true, false).map(Bool::new));
@@ -108,18 +71,18 @@ class DerSetOfProperties {
     if (taggedConstructed) {
       types.add(BerTags.type(BerTags.CONTEXT, true, 0));
     }
-    Arbitrary<Element> constructed = Arbitraries.of(types).flatMap(t ->
+    Arbitrary<BerTree> constructed = Arbitraries.of(types).flatMap(t ->
         element(depth - 1, taggedConstructed).list().ofMaxSize(4)
             .map(children -> new Constructed(t, t != BerTags.SEQUENCE, children)));
     return Arbitraries.frequencyOf(Tuple.of(4, leaf), Tuple.of(1, constructed));
   }
 
-  private static BerEncoder inSequence(List<Element> elements) {
+  private static BerEncoder inSequence(List<BerTree> elements) {
     return w -> {
       w.writeStartSequence();
       w.writeInteger(7);
       w.writeStartSetOf();
-      for (Element e : elements) {
+      for (BerTree e : elements) {
         e.write(w);
       }
       w.writeEndSet();
@@ -145,16 +108,16 @@ class DerSetOfProperties {
     return elements;
   }
 
-  private static List<ByteString> eachAlone(List<Element> elements) throws IOException {
+  private static List<ByteString> eachAlone(List<BerTree> elements) throws IOException {
     List<ByteString> encodings = new ArrayList<>();
-    for (Element e : elements) {
+    for (BerTree e : elements) {
       encodings.add(BerWriter.encode(BerRules.DER, e::write));
     }
     return encodings;
   }
 
   @Property(tries = 300)
-  void derSortsTheSameElements(@ForAll("anyElements") List<Element> elements)
+  void derSortsTheSameElements(@ForAll("anyElements") List<BerTree> elements)
       throws IOException {
     ByteString encoded = BerWriter.encode(BerRules.DER, inSequence(elements));
     List<ByteString> written = readSet(encoded, BerRules.DER);
@@ -171,18 +134,18 @@ class DerSetOfProperties {
   }
 
   @Property(tries = 100)
-  void otherRulesKeepTheCallersOrder(@ForAll("anyElements") List<Element> elements)
+  void otherRulesKeepTheCallersOrder(@ForAll("anyElements") List<BerTree> elements)
       throws IOException {
     ByteString encoded = BerWriter.encode(BerRules.LDAP, inSequence(elements));
     List<ByteString> alone = new ArrayList<>();
-    for (Element e : elements) {
+    for (BerTree e : elements) {
       alone.add(BerWriter.encode(BerRules.LDAP, e::write));
     }
     assertEquals(alone, readSet(encoded, BerRules.LDAP));
   }
 
   @Property(tries = 300)
-  void derEqualsBouncyCastle(@ForAll("bouncyCastleElements") List<Element> elements)
+  void derEqualsBouncyCastle(@ForAll("bouncyCastleElements") List<BerTree> elements)
       throws IOException {
     ASN1EncodableVector vector = new ASN1EncodableVector();
     for (ByteString e : eachAlone(elements)) {
@@ -191,7 +154,7 @@ class DerSetOfProperties {
     byte[] bouncyCastle = new DERSet(vector).getEncoded(ASN1Encoding.DER);
     ByteString ours = BerWriter.encode(BerRules.DER, w -> {
       w.writeStartSetOf();
-      for (Element e : elements) {
+      for (BerTree e : elements) {
         e.write(w);
       }
       w.writeEndSet();

@@ -21,9 +21,10 @@ import java.util.Base64;
  * An immutable run of bytes. {@link #subSequence} is a zero-copy slice: it shares the array.
  *
  * <p>Invariant: no code ever writes to {@code data[offset, offset + size)} after a ByteString
- * over it exists. Factories that take an array copy it; the zero-copy paths are those of
- * {@link ByteStringBuilder#toByteString()} and {@link #readFrom(InputStream, int)}, which own
- * the array they hand over.
+ * over it exists. Factories that take an array copy it, except {@link #takeOwnership}, whose
+ * caller hands the array over and promises not to write to it again; the other zero-copy paths
+ * are those of {@link ByteStringBuilder#toByteString()} and {@link #readFrom(InputStream, int)},
+ * which own the array they hand over.
  *
  * <pre>{@code
  * ByteString s = ByteString.encodeUtf8("Hello, Ferry");
@@ -67,6 +68,34 @@ public final class ByteString implements ByteSequence, Comparable<ByteString> {
       return EMPTY;
     }
     return new ByteString(Arrays.copyOfRange(src, offset, offset + byteCount), 0, byteCount);
+  }
+
+  /**
+   * Returns a byte string over {@code array} itself, without a copy: the caller hands the array
+   * over. From this call on the caller must not write to it, for as long as this byte string,
+   * any slice of it, or anything decoded from it (decoders hand out slices) is in use: nothing
+   * checks this, and a later write would change all of them, and the hash codes they cached.
+   * Use it for an array that was filled once and is passed on, such as a PDU read from a socket;
+   * use {@link #of(byte...)} for an array that will be reused.
+   *
+   * <pre>{@code
+   * byte[] pdu = receive();                // filled once, never written again
+   * ByteString s = ByteString.takeOwnership(pdu);
+   * assert s.contentEquals(pdu, 0, pdu.length) && s.subSequence(1).size() == pdu.length - 1;
+   * }</pre>
+   */
+  public static ByteString takeOwnership(byte[] array) {
+    return takeOwnership(array, 0, array.length);
+  }
+
+  /**
+   * Returns a byte string over {@code byteCount} bytes of {@code array} from {@code offset},
+   * without a copy, on the terms of {@link #takeOwnership(byte[])}: the caller must not write to
+   * that range again.
+   */
+  public static ByteString takeOwnership(byte[] array, int offset, int byteCount) {
+    checkRange(array.length, offset, byteCount);
+    return wrapOwned(array, offset, byteCount);
   }
 
   /** Returns a byte string holding a copy of the remaining bytes of {@code src}, consuming them. */

@@ -33,6 +33,21 @@ class ByteStringTest {
   }
 
   @Test
+  void takingOwnershipSharesTheArrayItself() {
+    byte[] pdu = {1, 2, 3, 4};
+    ByteString whole = ByteString.takeOwnership(pdu);
+    ByteString part = ByteString.takeOwnership(pdu, 1, 2);
+    assertThat(whole.array()).isSameAs(pdu);
+    assertThat(part.array()).isSameAs(pdu);
+    assertThat(part.hex()).isEqualTo("0203");
+    pdu[1] = 9; // what the caller promised not to do: it shows through, proving there is no copy
+    assertThat(part.hex()).isEqualTo("0903");
+    assertThat(ByteString.takeOwnership(new byte[0])).isSameAs(ByteString.EMPTY);
+    assertThatThrownBy(() -> ByteString.takeOwnership(pdu, 3, 2))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+  }
+
+  @Test
   void equalityAndHashFollowContentNotStorage() {
     ByteString a = ByteString.encodeUtf8("xxabcxx").subSequence(2, 3);
     ByteString b = ByteString.encodeUtf8("abc");

@@ -1,7 +1,7 @@
 package dev.ferry.cli;
 
-import dev.ferry.http.Broker;
-import dev.ferry.http.Routes;
+import dev.ferry.broker.Broker;
+import dev.ferry.broker.Routes;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

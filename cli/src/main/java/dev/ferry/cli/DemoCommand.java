@@ -1,10 +1,10 @@
 package dev.ferry.cli;
 
-import dev.ferry.http.Broker;
-import dev.ferry.http.EchoService;
-import dev.ferry.http.Routes;
-import dev.ferry.http.SoapClient;
-import dev.ferry.http.SoapServer;
+import dev.ferry.broker.Broker;
+import dev.ferry.broker.Routes;
+import dev.ferry.client.SoapClient;
+import dev.ferry.sample.EchoService;
+import dev.ferry.server.SoapServer;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.xop.XopLimits;
 import java.io.IOException;

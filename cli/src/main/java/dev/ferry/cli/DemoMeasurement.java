@@ -1,7 +1,7 @@
 package dev.ferry.cli;
 
 import dev.ferry.bytes.ByteString;
-import dev.ferry.http.SoapClient;
+import dev.ferry.client.SoapClient;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
 import dev.ferry.xop.MtomPolicy;

@@ -1,10 +1,10 @@
 package dev.ferry.cli;
 
 import dev.ferry.bytes.ByteSequence;
-import dev.ferry.http.EchoService;
-import dev.ferry.http.SoapClient;
-import dev.ferry.http.SoapHttpException;
-import dev.ferry.http.SoapResponse;
+import dev.ferry.client.SoapClient;
+import dev.ferry.client.SoapHttpException;
+import dev.ferry.client.SoapResponse;
+import dev.ferry.sample.EchoService;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;

@@ -1,8 +1,7 @@
 package dev.ferry.cli;
 
-import dev.ferry.http.EchoService;
-import dev.ferry.http.ServerConfig;
-import dev.ferry.http.SoapServer;
+import dev.ferry.sample.EchoService;
+import dev.ferry.server.SoapServer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;

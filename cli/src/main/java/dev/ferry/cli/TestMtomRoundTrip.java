@@ -1,7 +1,7 @@
 package dev.ferry.cli;
 
 import dev.ferry.bytes.ByteString;
-import dev.ferry.http.EchoService;
+import dev.ferry.sample.EchoService;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;

@@ -2,8 +2,8 @@ package dev.ferry.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ferry.http.Broker;
-import dev.ferry.http.Routes;
+import dev.ferry.broker.Broker;
+import dev.ferry.broker.Routes;
 import java.io.IOException;
 import java.net.URI;
 import java.util.stream.Stream;

@@ -9,8 +9,8 @@ final class EchoContract {
   static final String SOAP_ACTION = "urn:testMtom";
   static final QName SERVICE = new QName(SERVICE_NS, "TestMtomService");
   static final QName PORT = new QName(SERVICE_NS, "TestMtomPort");
-  /** The WSDL as the ferry-http jar ships it, on the test class path. */
-  static final String WSDL_RESOURCE = "dev/ferry/http/testMtom.wsdl";
+  /** The WSDL as the ferry-sample jar ships it, on the test class path. */
+  static final String WSDL_RESOURCE = "dev/ferry/sample/testMtom.wsdl";
 
   private EchoContract() {}
 }

@@ -2,7 +2,7 @@ package dev.ferry.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ferry.http.SoapClient;
+import dev.ferry.client.SoapClient;
 import java.io.IOException;
 import java.net.URI;
 import org.junit.jupiter.api.AfterAll;

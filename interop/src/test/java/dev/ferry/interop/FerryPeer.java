@@ -3,12 +3,12 @@ package dev.ferry.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.bytes.ByteString;
-import dev.ferry.http.Dispatcher;
-import dev.ferry.http.EchoService;
-import dev.ferry.http.Endpoint;
-import dev.ferry.http.SoapClient;
-import dev.ferry.http.SoapResponse;
-import dev.ferry.http.SoapServer;
+import dev.ferry.client.SoapClient;
+import dev.ferry.client.SoapResponse;
+import dev.ferry.sample.EchoService;
+import dev.ferry.server.Dispatcher;
+import dev.ferry.server.Endpoint;
+import dev.ferry.server.SoapServer;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;

@@ -201,6 +201,9 @@ final class EntryCodec {
   }
 
   // --- decoding ---------------------------------------------------------------------------------
+  //
+  // Each element is parsed once, into a span: where its content starts and ends, packed in a
+  // long as start << 32 | end (-1: not the element expected).
 
   /**
    * Decodes {@code pdu} if it is a plain SearchResultEntry or AddRequest within
@@ -216,156 +219,143 @@ final class EntryCodec {
     byte[] a = BYTES.array(pdu);
     int base = BYTES.arrayOffset(pdu);
     int end = base + size;
-    // LDAPMessage, which must be the whole PDU
-    int p = content(a, base, end, 0x30);
-    if (p < 0 || contentEnd(a, base) != end) {
+    long message = span(a, base, end, 0x30); // must be the whole PDU
+    if (message < 0 || end(message) != end) {
       return null;
     }
-    // messageID
-    if (a[p] != 0x02 || end - p < 3) {
-      return null;
-    }
-    int idLength = a[p + 1];
-    if (idLength < 1 || idLength > 4 || idLength > maxValue || end - p - 2 < idLength) {
-      return null;
-    }
-    int id = a[p + 2]; // sign-extended
-    for (int i = 1; i < idLength; i++) {
-      id = id << 8 | (a[p + 2 + i] & 0xff);
-    }
+    long idSpan = span(a, start(message), end, 0x02);
+    int id = messageId(a, idSpan, maxValue);
     if (id < 0) {
       return null;
     }
-    p += 2 + idLength;
-    // protocolOp, which must end the message: no controls, nothing else
-    if (p >= end) {
-      return null;
-    }
-    int opType = a[p] & 0xff;
+    int p = end(idSpan);
+    int opType = p < end ? a[p] & 0xff : -1;
     if (opType != Tags.SEARCH_RESULT_ENTRY && opType != Tags.ADD_REQUEST) {
       return null;
     }
-    int q = content(a, p, end, opType);
-    if (q < 0 || contentEnd(a, p) != end) {
+    long op = span(a, p, end, opType); // must end the message: no controls, nothing else
+    if (op < 0 || end(op) != end) {
       return null;
     }
-    p = q;
-    // objectName
-    q = content(a, p, end, 0x04);
-    if (q < 0) {
-      return null;
-    }
-    int dnEnd = contentEnd(a, p);
-    if (dnEnd - q > maxValue) {
-      return null;
-    }
-    String dn = utf8(a, q, dnEnd - q);
+    long objectName = span(a, start(op), end, 0x04);
+    String dn = objectName < 0 || length(objectName) > maxValue ? null
+        : utf8(a, start(objectName), length(objectName));
     if (dn == null) {
       return null;
     }
-    p = dnEnd;
-    // attributes, which must end the operation
-    q = content(a, p, end, 0x30);
-    if (q < 0 || contentEnd(a, p) != end) {
+    long list = span(a, end(objectName), end, 0x30); // must end the operation
+    List<Attribute> attributes = list < 0 || end(list) != end ? null
+        : attributes(pdu, a, base, list, maxValue, descriptions);
+    if (attributes == null) {
       return null;
     }
-    int count = count(a, q, end);
+    ProtocolOp decoded = opType == Tags.SEARCH_RESULT_ENTRY
+        ? new ProtocolOp.SearchResultEntry(dn, attributes)
+        : new ProtocolOp.AddRequest(dn, attributes);
+    return new LdapMessage(id, decoded, List.of());
+  }
+
+  /** Returns the message ID in {@code span}, or -1 if it is not a plain non-negative one. */
+  private static int messageId(byte[] a, long span, int maxValue) {
+    int length = span < 0 ? 0 : length(span);
+    if (length < 1 || length > 4 || length > maxValue) {
+      return -1;
+    }
+    int p = start(span);
+    if (length > 1 && a[p] == 0 && a[p + 1] >= 0) {
+      return -1; // a redundant leading octet (X.690 8.3.2): the general path reports it
+    }
+    int id = a[p]; // sign-extended: a negative ID stays negative, for the general path
+    for (int i = 1; i < length; i++) {
+      id = id << 8 | (a[p + i] & 0xff);
+    }
+    return id;
+  }
+
+  /** Returns the attributes of the list in {@code list}, or null if any is not plain. */
+  private static List<Attribute> attributes(ByteString pdu, byte[] a, int base, long list,
+      int maxValue, BerStrings descriptions) {
+    int end = end(list);
+    int count = count(a, start(list), end);
     if (count < 0) {
       return null;
     }
     FrozenList<Attribute> attributes = new FrozenList<>(count);
-    p = q;
-    while (p < end) {
-      int attrEnd = contentEnd(a, p); // counted above: a well-formed SEQUENCE within the list
-      p = content(a, p, end, 0x30);
-      // type
-      q = content(a, p, attrEnd, 0x04);
-      if (q < 0) {
+    for (int p = start(list); p < end; ) {
+      long attr = span(a, p, end, 0x30); // counted above: a SEQUENCE within the list
+      Attribute decoded = attribute(pdu, a, base, attr, maxValue, descriptions);
+      if (decoded == null) {
         return null;
       }
-      int descEnd = contentEnd(a, p);
-      int descLength = descEnd - q;
-      if (descLength > maxValue) {
-        return null;
-      }
-      String desc = descriptions.ascii(a, q, descLength);
-      if (desc == null && (desc = utf8(a, q, descLength)) == null) {
-        return null;
-      }
-      p = descEnd;
-      // vals, which must end the attribute
-      q = content(a, p, attrEnd, 0x31);
-      if (q < 0 || contentEnd(a, p) != attrEnd) {
-        return null;
-      }
-      p = q;
-      Attribute attr;
-      if (p == attrEnd) {
-        attr = new Attribute(desc, List.of());
-      } else {
-        ByteString first = value(pdu, a, base, p, attrEnd, maxValue);
-        if (first == null) {
-          return null;
-        }
-        p = contentEnd(a, p);
-        if (p == attrEnd) {
-          attr = Attribute.single(desc, first);
-        } else {
-          FrozenList<ByteString> values = new FrozenList<>(4);
-          values.add0(first);
-          while (p < attrEnd) {
-            ByteString v = value(pdu, a, base, p, attrEnd, maxValue);
-            if (v == null) {
-              return null;
-            }
-            values.add0(v);
-            p = contentEnd(a, p);
-          }
-          attr = new Attribute(desc, values.freeze());
-        }
-      }
-      attributes.add0(attr);
-      p = attrEnd;
+      attributes.add0(decoded);
+      p = end(attr);
     }
-    List<Attribute> list = attributes.freeze();
-    ProtocolOp op = opType == Tags.SEARCH_RESULT_ENTRY
-        ? new ProtocolOp.SearchResultEntry(dn, list)
-        : new ProtocolOp.AddRequest(dn, list);
-    return new LdapMessage(id, op, List.of());
+    return attributes.freeze();
   }
 
-  /** Returns the value at {@code p} as a slice of {@code pdu}, or null if it is not plain. */
-  private static ByteString value(ByteString pdu, byte[] a, int base, int p, int bound,
-      int maxValue) {
-    int q = content(a, p, bound, 0x04);
-    if (q < 0) {
+  private static Attribute attribute(ByteString pdu, byte[] a, int base, long attr,
+      int maxValue, BerStrings descriptions) {
+    int attrEnd = end(attr);
+    long type = span(a, start(attr), attrEnd, 0x04);
+    if (type < 0 || length(type) > maxValue) {
       return null;
     }
-    int length = contentEnd(a, p) - q;
-    if (length > maxValue) {
+    String desc = descriptions.ascii(a, start(type), length(type));
+    if (desc == null && (desc = utf8(a, start(type), length(type))) == null) {
       return null;
     }
-    return length == 0 ? ByteString.EMPTY : pdu.subSequence(q - base, length);
+    long vals = span(a, end(type), attrEnd, 0x31); // must end the attribute
+    if (vals < 0 || end(vals) != attrEnd) {
+      return null;
+    }
+    if (start(vals) == attrEnd) {
+      return new Attribute(desc, List.of());
+    }
+    long first = span(a, start(vals), attrEnd, 0x04);
+    if (first < 0 || length(first) > maxValue) {
+      return null;
+    }
+    if (end(first) == attrEnd) {
+      return Attribute.single(desc, slice(pdu, base, first));
+    }
+    FrozenList<ByteString> values = new FrozenList<>(4);
+    values.add0(slice(pdu, base, first));
+    for (int p = end(first); p < attrEnd; ) {
+      long value = span(a, p, attrEnd, 0x04);
+      if (value < 0 || length(value) > maxValue) {
+        return null;
+      }
+      values.add0(slice(pdu, base, value));
+      p = end(value);
+    }
+    return new Attribute(desc, values.freeze());
+  }
+
+  /** Returns the content in {@code span} as a slice of {@code pdu}. */
+  private static ByteString slice(ByteString pdu, int base, long span) {
+    int length = length(span);
+    return length == 0 ? ByteString.EMPTY : pdu.subSequence(start(span) - base, length);
   }
 
   /** Returns the number of SEQUENCEs that exactly fill {@code [p, end)}, or -1. */
   private static int count(byte[] a, int p, int end) {
     int n = 0;
     while (p < end) {
-      if (content(a, p, end, 0x30) < 0) {
+      long s = span(a, p, end, 0x30);
+      if (s < 0) {
         return -1;
       }
-      p = contentEnd(a, p);
+      p = end(s);
       n++;
     }
     return n;
   }
 
   /**
-   * Returns where the content of the element at {@code p} begins if its identifier octet is
-   * {@code tag} and its definite length fits before {@code bound}; else -1.
+   * Returns the content span of the element at {@code p} if its identifier octet is {@code tag}
+   * and its definite length fits before {@code bound}; else -1.
    */
-  private static int content(byte[] a, int p, int bound, int tag) {
+  private static long span(byte[] a, int p, int bound, int tag) {
     if (bound - p < 2 || a[p] != (byte) tag) {
       return -1;
     }
@@ -385,21 +375,19 @@ final class EntryCodec {
       }
       q += n;
     }
-    return length <= bound - q ? q : -1;
+    return length <= bound - q ? (long) q << 32 | (q + length) : -1;
   }
 
-  /** Returns where the element at {@code p}, already checked by {@link #content}, ends. */
-  private static int contentEnd(byte[] a, int p) {
-    int l = a[p + 1];
-    if (l >= 0) {
-      return p + 2 + l;
-    }
-    int n = l & 0x7f;
-    int length = 0;
-    for (int i = 0; i < n; i++) {
-      length = length << 8 | (a[p + 2 + i] & 0xff);
-    }
-    return p + 2 + n + length;
+  private static int start(long span) {
+    return (int) (span >>> 32);
+  }
+
+  private static int end(long span) {
+    return (int) span;
+  }
+
+  private static int length(long span) {
+    return end(span) - start(span);
   }
 
   /** Decodes UTF-8; null if that would replace bytes (the general path checks strictly). */

@@ -16,7 +16,9 @@ import java.util.Objects;
  * <p>Encoding writes each value once into the output (see {@link BerWriter}). Decoding reads
  * under {@link dev.ferry.asn1.BerRules#LDAP} (definite lengths, primitive strings) and returns
  * attribute values, credentials and control values as slices of {@code pdu}: they stay valid as
- * long as the caller keeps them, and share the PDU's array.
+ * long as the caller keeps them, and share the PDU's array. A PDU in an array of the caller's is
+ * decoded without a copy by handing the array over, {@code decode(ByteString.takeOwnership(pdu))},
+ * after which the caller must not write to it; {@code ByteString.of(pdu)} copies it instead.
  *
  * <p>Entries, the bulk of LDAP traffic, take a shorter path: a SearchResultEntry or AddRequest
  * without controls is encoded from lengths computed on the model straight into the builder's

@@ -162,13 +162,14 @@ public final class LdapConnection implements Closeable {
 
   /** Performs a simple bind; throws unless the result is success. */
   public LdapResult bind(String dn, String password) throws IOException {
-    return checked(request(ProtocolOp.BindRequest.simple(dn, password)));
+    ProtocolOp.BindRequest bind = ProtocolOp.BindRequest.simple(dn, password);
+    return checked(bind, request(bind));
   }
 
   /** Performs a bind with any authentication choice; returns the response (SASL steps). */
   public ProtocolOp.BindResponse bind(ProtocolOp.BindRequest request) throws IOException {
     LdapMessage m = request(request);
-    checked(m);
+    checked(request, m);
     return (ProtocolOp.BindResponse) m.op();
   }
 
@@ -232,42 +233,43 @@ public final class LdapConnection implements Closeable {
 
   /** Adds an entry. */
   public LdapResult add(String dn, List<Attribute> attributes) throws IOException {
-    return checked(perform(new ProtocolOp.AddRequest(dn, attributes), 0));
+    return perform(new ProtocolOp.AddRequest(dn, attributes), 0);
   }
 
   /** Modifies an entry. */
   public LdapResult modify(String dn, List<Modification> changes) throws IOException {
-    return checked(perform(new ProtocolOp.ModifyRequest(dn, changes), 0));
+    return perform(new ProtocolOp.ModifyRequest(dn, changes), 0);
   }
 
   /** Deletes an entry. */
   public LdapResult delete(String dn) throws IOException {
-    return checked(perform(new ProtocolOp.DeleteRequest(dn), 0));
+    return perform(new ProtocolOp.DeleteRequest(dn), 0);
   }
 
   /** Renames or moves an entry; {@code newSuperior} may be null. */
   public LdapResult modifyDn(String dn, String newRdn, boolean deleteOldRdn, String newSuperior)
       throws IOException {
-    return checked(perform(new ProtocolOp.ModifyDnRequest(dn, newRdn, deleteOldRdn,
-        newSuperior), 0));
+    return perform(new ProtocolOp.ModifyDnRequest(dn, newRdn, deleteOldRdn, newSuperior), 0);
   }
 
   /** Returns true for compareTrue, false for compareFalse; throws on any other result. */
   public boolean compare(String dn, String attribute, ByteString value) throws IOException {
-    LdapResult r = checked(perform(new ProtocolOp.CompareRequest(dn, attribute, value), 0));
+    ProtocolOp.CompareRequest compare = new ProtocolOp.CompareRequest(dn, attribute, value);
+    LdapResult r = perform(compare, 0);
     if (r.resultCode().equals(ResultCode.COMPARE_TRUE)) {
       return true;
     }
     if (r.resultCode().equals(ResultCode.COMPARE_FALSE)) {
       return false;
     }
-    throw new LdapException(r);
+    throw new LdapException(Operation.of(compare), r);
   }
 
   /** Sends an extended request and returns its response; throws unless it succeeded. */
   public ExtendedResponse extended(String oid, ByteString value) throws IOException {
-    LdapMessage m = request(new ExtendedRequest(oid, value));
-    checked(m);
+    ExtendedRequest request = new ExtendedRequest(oid, value);
+    LdapMessage m = request(request);
+    checked(request, m);
     return (ExtendedResponse) m.op();
   }
 
@@ -283,7 +285,7 @@ public final class LdapConnection implements Closeable {
    */
   public SearchResults search(SearchRequest request, Control... controls) throws IOException {
     int id = nextId();
-    SearchResults results = new SearchResults(this, id, timeoutNanos);
+    SearchResults results = new SearchResults(this, id, Operation.of(request), timeoutNanos);
     register(id, results);
     send(new LdapMessage(id, request, List.of(controls)));
     return results;
@@ -298,7 +300,7 @@ public final class LdapConnection implements Closeable {
   public List<ProtocolOp.SearchResultEntry> searchAll(SearchRequest request, Control... controls)
       throws IOException {
     SearchOutcome outcome = collect(request, controls);
-    checked(outcome.done());
+    checked(request, outcome.done());
     return outcome.entries();
   }
 
@@ -332,7 +334,7 @@ public final class LdapConnection implements Closeable {
     LdapResult result = done.op().result();
     boolean referral = result.resultCode().equals(ResultCode.REFERRAL);
     if (!referral) {
-      checked(done);
+      checked(request, done);
     }
     if (!options.followReferrals()) {
       return new SearchOutcome(entries, references, done);
@@ -414,10 +416,11 @@ public final class LdapConnection implements Closeable {
     CompletableFuture<LdapMessage> f = new CompletableFuture<>();
     startTlsId = id;
     register(id, f);
-    send(LdapMessage.of(id, new ExtendedRequest(ExtendedRequest.START_TLS, null)));
-    LdapMessage response = await(id, f);
+    ExtendedRequest request = new ExtendedRequest(ExtendedRequest.START_TLS, null);
+    send(LdapMessage.of(id, request));
+    LdapMessage response = await(Operation.of(request), id, f);
     if (!response.op().result().resultCode().equals(ResultCode.SUCCESS)) {
-      throw new LdapException(response.op().result());
+      throw new LdapException(Operation.of(request), response.op().result());
     }
     try {
       SSLSocket tls = handshake(socket, host, port, factory, verifyHostname,
@@ -452,13 +455,16 @@ public final class LdapConnection implements Closeable {
 
   // --- plumbing --------------------------------------------------------------------------------
 
-  /** Sends {@code op}; if the answer is a referral and referrals are followed, follows it. */
-  private LdapMessage perform(ProtocolOp op, int hops) throws IOException {
+  /**
+   * Sends {@code op} and returns its result unless it is an error; if the answer is a referral
+   * and referrals are followed, follows it, so that an error names the DN that failed.
+   */
+  private LdapResult perform(ProtocolOp op, int hops) throws IOException {
     LdapMessage m = request(op);
     LdapResult r = m.op().result();
     if (!options.followReferrals() || r == null
         || !r.resultCode().equals(ResultCode.REFERRAL)) {
-      return m; // checked(...) turns a result-less answer into protocolError
+      return checked(op, m); // a result-less answer is a protocolError
     }
     return Referrals.follow(options, r.referrals(), hops, (c, url) ->
         c.perform(Referrals.retarget(op, url), hops + 1));
@@ -469,21 +475,22 @@ public final class LdapConnection implements Closeable {
     CompletableFuture<LdapMessage> f = new CompletableFuture<>();
     register(id, f);
     send(LdapMessage.of(id, op));
-    return await(id, f);
+    return await(Operation.of(op), id, f);
   }
 
-  private LdapMessage await(int id, CompletableFuture<LdapMessage> f) throws IOException {
+  private LdapMessage await(Operation op, int id, CompletableFuture<LdapMessage> f)
+      throws IOException {
     try {
       return f.get(timeoutNanos, TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       if (forget(id)) {
         abandon(id);
       }
-      throw new LdapException(ResultCode.TIMEOUT, "no response to message " + id + " within "
-          + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms", e);
+      throw new LdapException(op, ResultCode.TIMEOUT, "no response to message " + id
+          + " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms", e);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof IOException io) {
-        throw io instanceof LdapException le ? new LdapException(le.resultCode(),
+        throw io instanceof LdapException le ? new LdapException(op, le.resultCode(),
             le.result().diagnosticMessage(), le) : io;
       }
       throw new IOException(e.getCause());
@@ -494,10 +501,11 @@ public final class LdapConnection implements Closeable {
     }
   }
 
-  private static LdapResult checked(LdapMessage m) throws LdapException {
+  /** Returns the result of {@code request}'s response {@code m}, or throws if it is an error. */
+  private static LdapResult checked(ProtocolOp request, LdapMessage m) throws LdapException {
     LdapResult r = m.op().result();
     if (r == null || !r.resultCode().isSuccess()) {
-      throw new LdapException(r != null ? r
+      throw new LdapException(Operation.of(request), r != null ? r
           : LdapResult.of(ResultCode.PROTOCOL_ERROR, "unexpected " + m.op()));
     }
     return r;

@@ -30,8 +30,8 @@ final class SaslBind {
     ByteString credentials = client.hasInitialResponse()
         ? evaluate(client, ByteString.EMPTY) : null;
     for (int i = 0; i < MAX_STEPS; i++) {
-      BindResponse response = step.send(new BindRequest(3, "",
-          new ProtocolOp.Sasl(mechanism, credentials)));
+      BindRequest request = new BindRequest(3, "", new ProtocolOp.Sasl(mechanism, credentials));
+      BindResponse response = step.send(request);
       LdapResult result = response.result();
       ByteString challenge = response.serverSaslCredentials();
       if (result.resultCode().equals(ResultCode.SASL_BIND_IN_PROGRESS)) {
@@ -42,7 +42,7 @@ final class SaslBind {
         continue;
       }
       if (!result.resultCode().equals(ResultCode.SUCCESS)) {
-        throw new LdapException(result);
+        throw new LdapException(Operation.of(request), result);
       }
       finish(client, challenge);
       return result;

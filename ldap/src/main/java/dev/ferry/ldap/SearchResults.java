@@ -30,15 +30,17 @@ public final class SearchResults implements Closeable {
 
   private final LdapConnection connection;
   private final int messageId;
+  private final Operation search;
   private final long timeoutNanos;
   private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
   private Object head;
   private LdapMessage done;
   private volatile boolean closed;
 
-  SearchResults(LdapConnection connection, int messageId, long timeoutNanos) {
+  SearchResults(LdapConnection connection, int messageId, Operation search, long timeoutNanos) {
     this.connection = connection;
     this.messageId = messageId;
+    this.search = search;
     this.timeoutNanos = timeoutNanos;
   }
 
@@ -108,11 +110,11 @@ public final class SearchResults implements Closeable {
       Object o = queue.poll(timeoutNanos, TimeUnit.NANOSECONDS);
       if (o == null) {
         close();
-        throw new LdapException(ResultCode.TIMEOUT, "no search result within "
+        throw new LdapException(search, ResultCode.TIMEOUT, "no search result within "
             + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms", null);
       }
       if (o instanceof IOException e) {
-        throw new LdapException(ResultCode.SERVER_DOWN, e.getMessage(), e);
+        throw new LdapException(search, ResultCode.SERVER_DOWN, e.getMessage(), e);
       }
       return o;
     } catch (InterruptedException e) {

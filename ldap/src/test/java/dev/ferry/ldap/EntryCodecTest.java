@@ -210,6 +210,26 @@ class EntryCodecTest {
   }
 
   @Test
+  void neitherPathAcceptsWhatBerForbids() {
+    // message ID 1 as 02 02 00 01: a redundant leading octet (X.690 8.3.2)
+    ByteString paddedId = ByteString.decodeHex("30 0a 02 02 00 01 64 04 04 00 30 00");
+    assertNull(EntryCodec.decode(paddedId, LdapLimits.DEFAULTS, STRINGS));
+    BerException id = assertThrows(BerException.class, () -> LdapCodec.decode(paddedId));
+    assertEquals(4, id.byteOffset());
+    // end-of-contents octets where an attribute should be, inside definite-length contents
+    ByteString eoc = ByteString.decodeHex("30 0b 02 01 01 64 06 04 00 30 02 00 00");
+    assertNull(EntryCodec.decode(eoc, LdapLimits.DEFAULTS, STRINGS));
+    BerException end = assertThrows(BerException.class, () -> LdapCodec.decode(eoc));
+    assertEquals(11, end.byteOffset());
+    // a stray byte after the values of an attribute: not an extension element, garbage
+    ByteString stray = ByteString.decodeHex(
+        "30 14 02 01 01 64 0f 04 00 30 0b 30 09 04 01 61 31 03 04 01 62 ff");
+    assertNull(EntryCodec.decode(stray, LdapLimits.DEFAULTS, STRINGS));
+    BerException garbage = assertThrows(BerException.class, () -> LdapCodec.decode(stray));
+    assertEquals(22, garbage.byteOffset());
+  }
+
+  @Test
   void aLiteralReplacementCharacterIsLeftToTheStrictPath() throws BerException {
     LdapMessage m = entry(1, "cn=\uFFFD", Attribute.of("cn", "x"));
     ByteString pdu = LdapCodec.encode(m);

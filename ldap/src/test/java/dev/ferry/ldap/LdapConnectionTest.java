@@ -122,6 +122,8 @@ class LdapConnectionTest {
     try (LdapConnection c = connect(Duration.ofMillis(200), LdapLimits.DEFAULTS)) {
       LdapException e = assertThrows(LdapException.class, () -> c.delete("cn=slow"));
       assertEquals(ResultCode.TIMEOUT, e.resultCode());
+      assertTrue(e.getMessage().startsWith("delete \"cn=slow\": timeout: no response"),
+          e.getMessage());
       LdapMessage request = nextRequest();
       LdapMessage abandon = nextRequest();
       assertEquals(new ProtocolOp.AbandonRequest(request.messageId()), abandon.op());
@@ -132,6 +134,76 @@ class LdapConnectionTest {
       LdapMessage r = nextRequest();
       reply(LdapMessage.of(r.messageId(), new DeleteResponse(LdapResult.of(ResultCode.BUSY))));
       assertEquals(ResultCode.BUSY, next.get(5, TimeUnit.SECONDS).op().result().resultCode());
+    }
+  }
+
+  /** Answers every request with its response type carrying {@code result}. */
+  private void answerEverything(LdapResult result) {
+    Thread.ofVirtual().start(() -> {
+      try {
+        while (true) {
+          LdapMessage r = received.take();
+          ProtocolOp response = switch (r.op()) {
+            case ProtocolOp.BindRequest b -> new ProtocolOp.BindResponse(result, null);
+            case ProtocolOp.SearchRequest q -> new ProtocolOp.SearchResultDone(result);
+            case ProtocolOp.ModifyRequest m -> new ProtocolOp.ModifyResponse(result);
+            case ProtocolOp.AddRequest a -> new ProtocolOp.AddResponse(result);
+            case DeleteRequest d -> new DeleteResponse(result);
+            case ProtocolOp.ModifyDnRequest m -> new ProtocolOp.ModifyDnResponse(result);
+            case ProtocolOp.CompareRequest c -> new ProtocolOp.CompareResponse(result);
+            case ProtocolOp.ExtendedRequest e -> new ProtocolOp.ExtendedResponse(result, null,
+                null);
+            default -> null; // unbind, abandon: no response
+          };
+          if (response != null) {
+            reply(LdapMessage.of(r.messageId(), response));
+          }
+        }
+      } catch (InterruptedException | IOException e) {
+        // the test is over
+      }
+    });
+  }
+
+  /** One operation the connection performs, and what its error must name. */
+  private record Call(String operation, String dn, org.junit.jupiter.api.function.Executable run) {}
+
+  @Test
+  void everyOperationsErrorNamesTheOperationTheDnAndWhatTheServerSaid() throws Exception {
+    try (LdapConnection c = connect()) {
+      answerEverything(new LdapResult(ResultCode.NO_SUCH_OBJECT, "dc=example",
+          "no such entry under dc=example", List.of()));
+      String entry = "cn=gone,ou=people,dc=example";
+      ProtocolOp.SearchRequest search = ProtocolOp.SearchRequest.of(entry,
+          SearchScope.BASE_OBJECT, Filter.present("objectClass"));
+      List<Modification> change = List.of(new Modification(Modification.Type.REPLACE,
+          Attribute.of("mail", "x@example.com")));
+      String whoAmI = "extended operation " + ProtocolOp.ExtendedRequest.WHO_AM_I;
+      List<Call> calls = List.of(
+          new Call("bind", entry, () -> c.bind(entry, "secret")),
+          new Call("bind", entry, () -> c.bind(ProtocolOp.BindRequest.simple(entry, "secret"))),
+          new Call("SASL bind X-TEST", null, () -> c.bind(new ScriptedSaslClient(1, "auth"))),
+          new Call("search", entry, () -> c.searchAll(search)),
+          new Call("search", entry, () -> c.collect(search)),
+          new Call("add", entry, () -> c.add(entry, List.of(Attribute.of("cn", "gone")))),
+          new Call("modify", entry, () -> c.modify(entry, change)),
+          new Call("delete", entry, () -> c.delete(entry)),
+          new Call("modifyDN", entry, () -> c.modifyDn(entry, "cn=moved", true, null)),
+          new Call("compare", entry, () -> c.compare(entry, "cn", ByteString.encodeUtf8("x"))),
+          new Call(whoAmI, null, () -> c.extended(ProtocolOp.ExtendedRequest.WHO_AM_I, null)),
+          new Call(whoAmI, null, c::whoAmI),
+          new Call("StartTLS", null, c::startTls));
+      for (Call call : calls) {
+        LdapException e = assertThrows(LdapException.class, call.run(), call.operation());
+        assertEquals(call.operation(), e.operation());
+        assertEquals(call.dn(), e.dn());
+        assertEquals(ResultCode.NO_SUCH_OBJECT, e.resultCode());
+        assertEquals("dc=example", e.result().matchedDn());
+        String named = call.dn() == null ? call.operation()
+            : call.operation() + " \"" + call.dn() + "\"";
+        assertEquals(named + ": noSuchObject (32), matched DN \"dc=example\","
+            + " server message \"no such entry under dc=example\"", e.getMessage());
+      }
     }
   }
 

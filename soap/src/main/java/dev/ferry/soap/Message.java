@@ -5,6 +5,7 @@ import dev.ferry.bytes.ByteStringBuilder;
 import dev.ferry.xop.XopPackage;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -227,6 +228,23 @@ public final class Message {
    */
   public Payload toPayload() {
     return new MessagePayload(this);
+  }
+
+  /**
+   * Returns this message as it goes on, written over its package where that is held whole in
+   * {@code held} ({@code length} bytes at {@code offset}; the {@code offset} bytes before are room
+   * to grow into): the attachments stay where they are, only the envelope is replaced (see
+   * {@link XopPackage#spliceRoot}). Returns null if it cannot be done this way, such as for a
+   * plain envelope or one transcoded to UTF-8 when read; then write the message out instead.
+   *
+   * @throws IOException if a part after the root is malformed, over a limit, or missing
+   */
+  public ByteBuffer spliceInto(byte[] held, int offset, int length) throws IOException {
+    XopPackage pkg = buffer.attachments();
+    if (pkg == null || buffer.envelope() != pkg.root()) {
+      return null; // plain, or transcoded: the package's root is not these bytes
+    }
+    return pkg.spliceRoot(toByteString(), held, offset, length);
   }
 
   /** Returns the envelope as bytes: the received bytes themselves while nothing changed. */

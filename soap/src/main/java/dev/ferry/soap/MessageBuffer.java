@@ -1,9 +1,12 @@
 package dev.ferry.soap;
 
 import dev.ferry.bytes.ByteString;
+import dev.ferry.bytes.DecodeException;
 import dev.ferry.bytes.internal.BytesAccess;
 import dev.ferry.soap.internal.Utf8Offsets;
+import dev.ferry.xop.XopException;
 import dev.ferry.xop.XopPackage;
+import dev.ferry.xop.internal.XmlErrors;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -44,6 +47,7 @@ public final class MessageBuffer implements Closeable {
   private final boolean headerSelfClosing;
   private final int bodyStart;
   private final int bodyEnd;
+  private final QName bodyElement; // null for an empty Body
   private final List<HeaderBlock> headers;
   private final XopPackage attachments; // null for a plain envelope
 
@@ -59,6 +63,7 @@ public final class MessageBuffer implements Closeable {
     this.headerSelfClosing = ix.headerSelfClosing;
     this.bodyStart = ix.bodyStart;
     this.bodyEnd = ix.bodyEnd;
+    this.bodyElement = ix.bodyElement;
     this.headers = Collections.unmodifiableList(ix.blocks);
     this.attachments = attachments;
   }
@@ -69,18 +74,9 @@ public final class MessageBuffer implements Closeable {
     try {
       ix.run();
     } catch (XMLStreamException e) {
-      throw new SoapException("malformed envelope: " + firstLine(e.getMessage()),
-          e.getLocation() == null ? -1 : e.getLocation().getCharacterOffset(), "envelope", e);
+      throw ix.failure(e);
     }
     return new MessageBuffer(ix, pkg);
-  }
-
-  private static String firstLine(String s) {
-    if (s == null) {
-      return "";
-    }
-    int at = s.indexOf("\nMessage: ");
-    return at >= 0 ? s.substring(at + 10) : s;
   }
 
   public SoapVersion version() {
@@ -100,6 +96,14 @@ public final class MessageBuffer implements Closeable {
   /** Returns the Body element, from its start tag to its end tag, as a slice. */
   public ByteString body() {
     return envelope.subSequence(bodyStart, bodyEnd - bodyStart);
+  }
+
+  /**
+   * Returns the name of the Body's first child element (for a request, the operation in
+   * document/literal; for a fault, {@code Fault}), or null if the Body holds no element.
+   */
+  public QName bodyElement() {
+    return bodyElement;
   }
 
   /** Returns the attachments' package, or null for a plain envelope. */
@@ -251,6 +255,7 @@ public final class MessageBuffer implements Closeable {
     boolean headerSelfClosing;
     int bodyStart;
     int bodyEnd;
+    QName bodyElement;
     final List<HeaderBlock> blocks = new ArrayList<>();
     private int lastEnd;
 
@@ -260,7 +265,7 @@ public final class MessageBuffer implements Closeable {
       this.offsets = new Utf8Offsets(envelope);
     }
 
-    void run() throws XMLStreamException, SoapException {
+    void run() throws XMLStreamException, DecodeException {
       r = (XMLStreamReader2) codec.xop().newXmlReader(envelope.asInputStream(), null);
       try {
         requireUtf8();
@@ -275,14 +280,27 @@ public final class MessageBuffer implements Closeable {
               + describe(e), start(), "envelope");
         }
         bodyStart = start();
-        bodyEnd = bodyEndFromTail();
-        if (bodyEnd < 0) {
-          r.skipElement(); // the tail is not the usual shape: parse the body to find its end
-          bodyEnd = end();
+        body();
+        e = nextElementEvent();
+        if (e == XMLStreamConstants.START_ELEMENT) {
+          throw new SoapException("unexpected " + r.getName() + " after the Body (an envelope"
+              + " has one Body, its last child)", start(), "envelope");
         }
       } finally {
         r.close();
       }
+    }
+
+    /** The exception for a parser failure: a limit by name, else malformed, at a byte offset. */
+    SoapException failure(XMLStreamException e) {
+      XopException x = XmlErrors.translate(e, "envelope", r == null ? null : r.getLocation());
+      long at = x.byteOffset() < 0 ? -1 : new Utf8Offsets(envelope).byteOffset(x.byteOffset());
+      if (x.isLimitExceeded()) {
+        return SoapException.limitExceeded(x.limitName(), x.limitValue(), x.actualValue(), at,
+            "envelope");
+      }
+      return new SoapException(x.reason().replace("malformed or refused XML", "malformed envelope"),
+          at, "envelope", e);
     }
 
     private void requireUtf8() throws SoapException {
@@ -297,7 +315,7 @@ public final class MessageBuffer implements Closeable {
       }
     }
 
-    private void envelopeStart() throws XMLStreamException, SoapException {
+    private void envelopeStart() throws XMLStreamException, DecodeException {
       int e = nextElementEvent();
       if (e != XMLStreamConstants.START_ELEMENT || !"Envelope".equals(r.getLocalName())) {
         throw new SoapException("not a SOAP envelope: the root element is " + describe(e),
@@ -305,8 +323,7 @@ public final class MessageBuffer implements Closeable {
       }
       version = SoapVersion.fromNamespace(r.getNamespaceURI());
       if (version == null) {
-        throw new SoapException("unknown SOAP envelope namespace \"" + r.getNamespaceURI()
-            + "\" (expected: SOAP 1.1 or 1.2)", start(), "envelope");
+        throw new VersionMismatchException(r.getNamespaceURI(), start());
       }
       envelopePrefix = r.getPrefix() == null ? "" : r.getPrefix();
     }
@@ -373,52 +390,23 @@ public final class MessageBuffer implements Closeable {
     }
 
     /**
-     * Finds the Body's end from the envelope's end: {@code </Body> ws </Envelope> ws}, with the
-     * prefixes the start tags used. Returns -1 if the tail has another shape.
+     * Reads the Body through: its first child's name is kept (what a dispatcher asks for), the
+     * children are skipped without being taken apart, and the XML limits apply to all of it. The
+     * body is read once, here; later it is only sliced and written.
      */
-    private int bodyEndFromTail() {
-      int i = skipSpaceBack(envelope.size());
-      i = expectEndTagBack(i, envelopePrefix.isEmpty() ? "Envelope" : envelopePrefix
-          + ":Envelope");
-      if (i < 0) {
-        return -1;
-      }
-      int bodyTagEnd = skipSpaceBack(i);
-      String bodyPrefix = r.getPrefix() == null ? "" : r.getPrefix();
-      int open = expectEndTagBack(bodyTagEnd, bodyPrefix.isEmpty() ? "Body" : bodyPrefix
-          + ":Body");
-      return open < 0 || open < bodyStart ? -1 : bodyTagEnd;
-    }
-
-    /** Expects {@code </qname ws>} ending at {@code end}; returns where it starts, or -1. */
-    private int expectEndTagBack(int end, String qname) {
-      if (end < 1 || envelope.byteAt(end - 1) != '>') {
-        return -1;
-      }
-      int i = skipSpaceBack(end - 1);
-      byte[] q = qname.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      int from = i - q.length - 2;
-      if (from < 0 || envelope.byteAt(from) != '<' || envelope.byteAt(from + 1) != '/') {
-        return -1;
-      }
-      for (int k = 0; k < q.length; k++) {
-        if (envelope.byteAt(from + 2 + k) != q[k]) {
-          return -1;
+    private void body() throws XMLStreamException {
+      while (true) {
+        int e = r.next();
+        if (e == XMLStreamConstants.START_ELEMENT) {
+          if (bodyElement == null) {
+            bodyElement = r.getName();
+          }
+          r.skipElement();
+        } else if (e == XMLStreamConstants.END_ELEMENT) {
+          bodyEnd = end();
+          return;
         }
       }
-      return from;
-    }
-
-    private int skipSpaceBack(int end) {
-      int i = end;
-      while (i > 0) {
-        byte b = envelope.byteAt(i - 1);
-        if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
-          break;
-        }
-        i--;
-      }
-      return i;
     }
 
     private boolean isEnvelopeChild(String local) {

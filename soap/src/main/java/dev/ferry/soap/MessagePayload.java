@@ -78,6 +78,11 @@ final class MessagePayload implements Payload {
     private OutputStream out;
 
     void connect(OutputStream target) throws IOException {
+      if (early == null) {
+        // its writer or its attachments were used up by the first write
+        throw new IllegalStateException("this payload was written already; a payload is"
+            + " written once (it streams its body or attachments): make a new one per send");
+      }
       this.out = target;
       early.toByteString().writeTo(target);
       early = null;

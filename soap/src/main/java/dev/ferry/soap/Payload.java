@@ -17,7 +17,11 @@ public interface Payload {
   /** Returns the value of the Content-Type header. */
   String contentType();
 
-  /** Writes the message to {@code out} (and does not close it). */
+  /**
+   * Writes the message to {@code out} (and does not close it).
+   *
+   * @throws IllegalStateException if the payload was written before: a payload is written once
+   */
   void writeTo(OutputStream out) throws IOException;
 
   /** Writes the content of a composed message's Body. */

@@ -129,8 +129,10 @@ class MessageBufferTest {
   void notAnEnvelope() {
     SoapException e = assertThrows(SoapException.class, () -> parse("<a/>"));
     assertMentions(e.reason(), "not a SOAP envelope", "a");
-    e = assertThrows(SoapException.class, () -> parse("<s:Envelope xmlns:s=\"urn:x\"/>"));
-    assertMentions(e.reason(), "unknown SOAP envelope namespace \"urn:x\"");
+    VersionMismatchException v = assertThrows(VersionMismatchException.class,
+        () -> parse("<s:Envelope xmlns:s=\"urn:x\"/>"));
+    assertMentions(v.reason(), "unknown SOAP envelope namespace \"urn:x\"");
+    assertThat(v.namespace()).isEqualTo("urn:x");
     e = assertThrows(SoapException.class, () -> parse("<s:Envelope xmlns:s=\"" + S11
         + "\"><s:Header/><s:Other/></s:Envelope>"));
     assertMentions(e.reason(), "expected {" + S11 + "}Body");
@@ -138,6 +140,43 @@ class MessageBufferTest {
     e = assertThrows(SoapException.class, () -> parse("<s:Envelope xmlns:s=\"" + S11
         + "\">text<s:Body/></s:Envelope>"));
     assertMentions(e.reason(), "text outside header blocks");
+  }
+
+  @Test
+  void theBodyIsReadOnceForItsFirstElementAndItsShape() throws Exception {
+    String open = "<s:Envelope xmlns:s=\"" + S11 + "\">";
+    assertThat(parse(open + "<s:Body><!-- c --><m:op xmlns:m=\"urn:m\"><a/></m:op><m:b"
+        + " xmlns:m=\"urn:m\"/></s:Body></s:Envelope>").bodyElement())
+        .isEqualTo(new javax.xml.namespace.QName("urn:m", "op"));
+    // an empty Body, or one with comments only, is a SOAP message whose Body holds nothing
+    assertThat(parse(open + "<s:Body/></s:Envelope>").bodyElement()).isNull();
+    assertThat(parse(open + "<s:Body> <!-- nothing --> </s:Body></s:Envelope>").bodyElement())
+        .isNull();
+    // a second Body (the tail alone would have made both one Body) is refused where it starts
+    String two = open + "<s:Body><a/></s:Body><s:Body><b/></s:Body></s:Envelope>";
+    SoapException e = assertThrows(SoapException.class, () -> parse(two));
+    assertMentions(e.reason(), "after the Body");
+    assertThat(e.byteOffset()).isEqualTo(two.indexOf("<s:Body><b/>"));
+    e = assertThrows(SoapException.class, () -> parse(open + "<s:Body><a></s:Body>"
+        + "</s:Envelope>"));
+    assertMentions(e.reason(), "malformed envelope");
+  }
+
+  @Test
+  void theXmlLimitsCoverTheBody() {
+    SoapCodec shallow = SoapCodec.create(SoapLimits.builder().xop(dev.ferry.xop.XopLimits
+        .builder().xml(dev.ferry.xop.XmlLimits.builder().maxDepth(10).maxAttributeBytes(100)
+            .build()).build()).build(), dev.ferry.xop.XopCodec.builder());
+    String open = "<s:Envelope xmlns:s=\"" + S11 + "\"><s:Body>";
+    String deep = open + "<a>".repeat(9) + "</a>".repeat(9) + "</s:Body></s:Envelope>";
+    SoapException e = assertThrows(SoapException.class,
+        () -> shallow.parse(dev.ferry.bytes.ByteString.encodeUtf8(deep)));
+    assertThat(e.limitName()).isEqualTo("XmlLimits.maxDepth");
+    assertThat(e.byteOffset()).isPositive();
+    String wide = open + "<a x=\"" + "y".repeat(200) + "\"/></s:Body></s:Envelope>";
+    e = assertThrows(SoapException.class,
+        () -> shallow.parse(dev.ferry.bytes.ByteString.encodeUtf8(wide)));
+    assertThat(e.limitName()).isEqualTo("XmlLimits.maxAttributeBytes");
   }
 
   @Test

@@ -9,17 +9,23 @@ import dev.ferry.mime.MimeHeaders;
 import dev.ferry.mime.MultipartReader;
 import dev.ferry.mime.MultipartWriter;
 import dev.ferry.mime.Part;
+import dev.ferry.xop.internal.XmlErrors;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 
@@ -36,6 +42,7 @@ import javax.xml.stream.XMLStreamReader;
  */
 public final class XopPackage implements Closeable {
   private static final String XOP_TYPE = "application/xop+xml";
+  private static final ByteString XOP_NS_BYTES = ByteString.encodeUtf8(XopReader.XOP_NS);
 
   private final XopCodec codec;
   private final MediaType contentType;
@@ -47,6 +54,10 @@ public final class XopPackage implements Closeable {
   private String rootContentId;
   private long rootOffset = -1;
   private boolean complete;
+  /** Content-IDs the root's {@code xop:Include} elements name; each must be a part. */
+  private final Set<String> included = new LinkedHashSet<>();
+  /** Content-IDs of every part after the root seen so far, kept, forwarded or skipped. */
+  private final Set<String> seen = new HashSet<>();
 
   private XopPackage(XopCodec codec, MediaType contentType, MultipartReader reader) {
     this.codec = codec;
@@ -74,6 +85,9 @@ public final class XopPackage implements Closeable {
     XopPackage pkg = new XopPackage(codec, type, reader);
     try {
       pkg.findRoot();
+      if (pkg.isXop()) {
+        pkg.findIncludes();
+      }
     } catch (IOException | RuntimeException e) {
       pkg.close();
       throw e;
@@ -92,7 +106,7 @@ public final class XopPackage implements Closeable {
       }
       keep(p);
     }
-    complete = true;
+    complete = true; // the references are checked once the root is known
     if (start != null && codec.lenientStart() && !unnamedOrNamedEmpty()) {
       Attachment first = firstAttachment();
       root = first.bytes();
@@ -134,19 +148,87 @@ public final class XopPackage implements Closeable {
     }
     Part p = reader.nextPart();
     if (p == null) {
-      complete = true;
+      finish();
       return false;
     }
     keep(p);
     return true;
   }
 
-  private void keep(Part p) throws IOException {
-    String id = p.contentId();
-    if (id != null && (attachments.containsKey(id) || id.equals(rootContentId))) {
-      throw new XopException("duplicate Content-ID <" + id + ">", p.bodyOffset(),
-          "part " + p.index() + " > headers");
+  /**
+   * Finds the root's {@code xop:Include} elements (XOP 1.0 section 3.2) and checks each href
+   * before anything else reads or forwards the package: a {@code cid:} URL (no other scheme is
+   * ever fetched), not the root itself. That each names a part is checked when the package has
+   * been read to its end ({@link #finish}), since a forwarder streams the parts on as they come.
+   * A root without the XOP namespace (the usual test of a few nanoseconds) has no Include.
+   */
+  private void findIncludes() throws IOException {
+    Charset charset = rootCharset();
+    boolean asciiCompatible = charset.equals(StandardCharsets.UTF_8)
+        || charset.equals(StandardCharsets.US_ASCII) || charset.equals(StandardCharsets.ISO_8859_1);
+    if (asciiCompatible && root.indexOf(XOP_NS_BYTES, 0) < 0) {
+      return;
     }
+    XMLStreamReader r = null;
+    try {
+      r = codec.inputFactory().createXMLStreamReader(root.asInputStream(), charset.name());
+      while (r.hasNext()) {
+        if (r.next() == XMLStreamConstants.START_ELEMENT && "Include".equals(r.getLocalName())
+            && XopReader.XOP_NS.equals(r.getNamespaceURI())) {
+          included.add(includedId(r));
+        }
+      }
+      r.close();
+    } catch (XMLStreamException e) {
+      throw XmlErrors.translate(e, "root", r == null ? null : r.getLocation());
+    }
+    if (complete) {
+      finish();
+    }
+  }
+
+  /** Returns the Content-ID an {@code xop:Include} names, after checking its href. */
+  private String includedId(XMLStreamReader r) throws XopException {
+    String href = r.getAttributeValue(null, "href");
+    long offset = r.getLocation() == null ? -1 : r.getLocation().getCharacterOffset();
+    String where = "root > xop:Include href=\"" + href + "\"";
+    if (href == null) {
+      throw new XopException("xop:Include without href", offset, "root > xop:Include");
+    }
+    if (!ContentIds.isCidUrl(href)) {
+      throw new XopException("xop:Include href is not a cid: URL; Ferry never fetches other"
+          + " URLs", offset, where);
+    }
+    String id;
+    try {
+      id = ContentIds.fromCidUrl(href);
+    } catch (IllegalArgumentException e) {
+      throw new XopException(e.getMessage(), offset, where);
+    }
+    if (id.equals(rootContentId)) {
+      throw new XopException("xop:Include refers to the root part itself", offset, where);
+    }
+    return id;
+  }
+
+  /**
+   * Marks the package read to its end and checks that every {@code xop:Include} named a part:
+   * a forwarder that finds one missing fails before it ends the package it sends on, so the
+   * message never reaches its next hop whole.
+   */
+  private void finish() throws XopException {
+    complete = true;
+    for (String id : included) {
+      if (!seen.contains(id)) {
+        throw new XopException("xop:Include refers to Content-ID <" + id + ">, which no part"
+            + " of the package has", reader == null ? -1 : reader.byteOffset(),
+            "root > xop:Include href=\"cid:" + id + "\"");
+      }
+    }
+  }
+
+  private void keep(Part p) throws IOException {
+    String id = see(p);
     Spool spool = Spool.builder().memoryThresholdBytes(codec.limits().attachmentMemoryBytes())
         .maxBytes(codec.limits().mime().maxPartBytes()).directory(codec.spoolDirectory())
         .build();
@@ -162,6 +244,16 @@ public final class XopPackage implements Closeable {
     } else {
       attachments.put(id, a);
     }
+  }
+
+  /** Notes a part after the root; returns its Content-ID. A duplicate one is an error. */
+  private String see(Part p) throws XopException {
+    String id = p.contentId();
+    if (id != null && (!seen.add(id) || id.equals(rootContentId))) {
+      throw new XopException("duplicate Content-ID <" + id + ">", p.bodyOffset(),
+          "part " + p.index() + " > headers");
+    }
+    return id;
   }
 
   private boolean unnamedOrNamedEmpty() {
@@ -213,15 +305,6 @@ public final class XopPackage implements Closeable {
 
   public MimeHeaders rootHeaders() {
     return rootHeaders;
-  }
-
-  /**
-   * Returns where the root part's body begins in the source, counted in bytes from its first
-   * byte, or -1 if the root is not a part (plain XML) or was taken by the lenient start rule.
-   * With the source held whole, a forwarder can send all but the root part's body as it came.
-   */
-  public long rootOffset() {
-    return rootOffset;
   }
 
   /** Returns the root part's Content-ID without brackets, or null. */
@@ -290,9 +373,10 @@ public final class XopPackage implements Closeable {
     while (!complete) {
       Part p = reader.nextPart();
       if (p == null) {
-        complete = true;
+        finish();
         break;
       }
+      see(p);
       try (InputStream in = p.body()) {
         out.writePart(p.headers(), in);
       }
@@ -302,23 +386,57 @@ public final class XopPackage implements Closeable {
   }
 
   /**
-   * Reads the rest of the package and keeps nothing of it: each part not read yet is checked as
-   * {@link #forwardAttachments} would read it (well-formed, within the MIME limits) and skipped
-   * unread. For a forwarder that holds the source whole and sends its bytes as they came;
-   * returns how many parts were skipped. Afterwards the package is complete.
+   * Returns the package as it came with the root part's body replaced by {@code newRoot}, for a
+   * forwarder that holds the whole source in {@code held} (its {@code length} bytes start at
+   * {@code offset}; the {@code offset} bytes before them are room it may write). Only the bytes
+   * before the root's end move: the new root is written over the old one so that it ends where
+   * that ended, and what precedes it (preamble, first delimiter, root headers; a few hundred
+   * bytes) moves back by as much as the root grew. The parts after the root are neither framed
+   * anew nor copied, but checked as {@link #forwardAttachments} would read them (well-formed,
+   * within the limits, every {@code xop:Include} resolved) and skipped; the package is then
+   * complete. The Content-Type, and so the boundary, stay as they were.
    *
-   * @throws dev.ferry.mime.MimeException if the rest is malformed or over a limit
+   * <p>Returns null, with neither {@code held} nor the package touched, where this cannot be
+   * done: not a multipart package; a root that is not its bytes as they came (transfer-encoded,
+   * or taken by the lenient start rule) or that states its own Content-Length (it would no
+   * longer hold); a new root that holds the delimiter or outgrows the room. The caller then
+   * writes the message out instead.
+   *
+   * @throws IOException if a part after the root is malformed, over a limit, or missing
    */
-  public int skipRest() throws IOException {
-    int skipped = 0;
+  public ByteBuffer spliceRoot(ByteString newRoot, byte[] held, int offset, int length)
+      throws IOException {
+    if (reader == null || rootOffset < 0 || rootHeaders.get("Content-Length") != null) {
+      return null;
+    }
+    int start = offset + (int) rootOffset;
+    int end = start + root.size();
+    ByteString dashes = ByteString.encodeUtf8("--" + contentType.boundary());
+    if (end + 2 + dashes.size() > offset + length || !root.contentEquals(held, start, root.size())
+        || held[end] != '\r' || held[end + 1] != '\n'
+        || !dashes.contentEquals(held, end + 2, dashes.size())) {
+      return null; // decoded on its way in, or ending in a bare LF: written anew instead
+    }
+    int grow = newRoot.size() - root.size();
+    if (grow > offset || newRoot.indexOf(dashes, 0) >= 0) {
+      return null; // no room for it, or it would end the root part early
+    }
+    skipRest();
+    System.arraycopy(held, offset, held, offset - grow, start - offset);
+    newRoot.copyTo(0, held, end - newRoot.size(), newRoot.size());
+    return ByteBuffer.wrap(held, offset - grow, length + grow);
+  }
+
+  /** Reads the parts not read yet, checking each, and keeps none of them. */
+  private void skipRest() throws IOException {
     while (!complete) {
-      if (reader.nextPart() == null) {
-        complete = true;
+      Part p = reader.nextPart();
+      if (p == null) {
+        finish();
       } else {
-        skipped++;
+        see(p);
       }
     }
-    return skipped;
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.ferry.xop;
 
 import dev.ferry.bytes.ByteString;
 import dev.ferry.mime.ContentIds;
+import dev.ferry.xop.internal.XmlErrors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import javax.xml.stream.Location;
@@ -40,7 +41,16 @@ public final class XopReader extends StreamReaderDelegate {
   public int next() throws XMLStreamException {
     binary = null;
     base64 = null;
-    int event = super.next();
+    int event;
+    try {
+      event = super.next();
+    } catch (XMLStreamException e) {
+      if (e.getLocation() != null) {
+        throw e;
+      }
+      // Woodstox reports a hit limit without a location: give it where the reader stopped
+      throw new XMLStreamException(e.getMessage(), getLocation(), e);
+    }
     if (event == XMLStreamConstants.DTD) {
       throw new XMLStreamException("DTD not allowed (SOAP and XOP forbid it)", getLocation());
     }
@@ -226,22 +236,9 @@ public final class XopReader extends StreamReaderDelegate {
     return l == null ? -1 : l.getCharacterOffset();
   }
 
-  /**
-   * Turns a StAX failure into the exception Ferry reports: the {@link XopException} it carries,
-   * or a new one with the parser's message and location.
-   */
+  /** Turns a StAX failure into the exception Ferry reports (see {@link XmlErrors}). */
   static XopException translate(XMLStreamException e, String context) {
-    if (e.getNestedException() instanceof XopException x) {
-      return x;
-    }
-    if (e.getCause() instanceof XopException x) {
-      return x;
-    }
-    Location l = e.getLocation();
-    String message = e.getMessage();
-    int at = message == null ? -1 : message.indexOf("\nMessage: ");
-    String reason = at >= 0 ? message.substring(at + 10) : message;
-    return new XopException("malformed or refused XML: " + reason,
-        l == null ? -1 : l.getCharacterOffset(), context, e);
+    return XmlErrors.translate(e, context, null);
   }
+
 }

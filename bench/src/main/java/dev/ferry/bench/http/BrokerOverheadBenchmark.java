@@ -1,12 +1,12 @@
 package dev.ferry.bench.http;
 
+import dev.ferry.broker.Broker;
+import dev.ferry.broker.Routes;
 import dev.ferry.bytes.ByteString;
-import dev.ferry.http.Broker;
-import dev.ferry.http.EchoService;
-import dev.ferry.http.Routes;
-import dev.ferry.http.SoapClient;
-import dev.ferry.http.SoapResponse;
-import dev.ferry.http.SoapServer;
+import dev.ferry.client.SoapClient;
+import dev.ferry.client.SoapResponse;
+import dev.ferry.sample.EchoService;
+import dev.ferry.server.SoapServer;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
 import dev.ferry.xop.MtomPolicy;

@@ -1,9 +1,9 @@
 package dev.ferry.bench.http;
 
 import dev.ferry.bytes.ByteString;
-import dev.ferry.http.EchoService;
-import dev.ferry.http.SoapClient;
-import dev.ferry.http.SoapServer;
+import dev.ferry.client.SoapClient;
+import dev.ferry.sample.EchoService;
+import dev.ferry.server.SoapServer;
 import dev.ferry.soap.SoapCodec;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -1,7 +1,7 @@
 package dev.ferry.bench.http;
 
-import dev.ferry.http.Broker;
-import dev.ferry.http.Routes;
+import dev.ferry.broker.Broker;
+import dev.ferry.broker.Routes;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

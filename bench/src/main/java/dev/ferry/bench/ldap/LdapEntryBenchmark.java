@@ -61,8 +61,12 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Encode and decode one SearchResultEntry PDU with Ferry and its peers: UnboundID LDAP SDK,
  * Apache Directory LDAP API, OpenDJ core, and Bouncy Castle's element-tree ASN.1. Every encoder
- * starts from its own library's entry model (built in setup) and every decoder from the same PDU
- * bytes. {@code arraycopy} is the floor: one copy of the PDU.
+ * starts from its own library's entry model (built in setup). Every decoder starts from the same
+ * {@code byte[]} the caller owns ({@link #pdu}), through its library's public API: Ferry hands
+ * the array over with {@link ByteString#takeOwnership(byte[])} ({@link #ferryDecode}), or copies
+ * it with {@link ByteString#of(byte...)} ({@link #ferryDecodeCopied}, what a caller that reuses
+ * its array pays). {@code arraycopy} is the floor: one copy of the PDU. Run with
+ * {@code -prof gc} for allocation per operation.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -177,7 +181,12 @@ public class LdapEntryBenchmark {
 
   @Benchmark
   public LdapMessage ferryDecode() throws Exception {
-    return LdapCodec.decode(ferryPdu);
+    return LdapCodec.decode(ByteString.takeOwnership(pdu)); // pdu is never written again
+  }
+
+  @Benchmark
+  public LdapMessage ferryDecodeCopied() throws Exception {
+    return LdapCodec.decode(ByteString.of(pdu));
   }
 
   // --- UnboundID --------------------------------------------------------------------------------

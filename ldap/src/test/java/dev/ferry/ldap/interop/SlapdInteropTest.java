@@ -237,6 +237,58 @@ class SlapdInteropTest {
     }
   }
 
+  /** One operation slapd refuses, and what its error must name. */
+  private record Refused(String operation, String dn, ResultCode code, String matchedDn,
+      String diagnostic, org.junit.jupiter.api.function.Executable run) {}
+
+  @Test
+  @Order(12)
+  void errorsNameTheOperationTheDnAndWhatSlapdSaid() throws Exception {
+    String gone = "uid=nobody," + PEOPLE;
+    String nowhere = "uid=nobody,ou=nowhere," + SUFFIX;
+    String noSn = "uid=nosn," + PEOPLE;
+    try (LdapConnection c = admin()) {
+      List<Modification> change = List.of(new Modification(Modification.Type.REPLACE,
+          Attribute.of("mail", "x@example.com")));
+      ResultCode missing = ResultCode.NO_SUCH_OBJECT;
+      List<Refused> cases = List.of(
+          new Refused("delete", gone, missing, PEOPLE, "", () -> c.delete(gone)),
+          new Refused("modify", gone, missing, PEOPLE, "", () -> c.modify(gone, change)),
+          new Refused("modifyDN", gone, missing, PEOPLE, "",
+              () -> c.modifyDn(gone, "uid=x", true, null)),
+          new Refused("compare", gone, missing, PEOPLE, "",
+              () -> c.compare(gone, "uid", ByteString.encodeUtf8("nobody"))),
+          new Refused("search", nowhere, missing, SUFFIX, "", () -> c.searchAll(
+              SearchRequest.of(nowhere, SearchScope.BASE_OBJECT, Filter.present("uid")))),
+          new Refused("add", nowhere, missing, SUFFIX, "", () -> c.add(nowhere, List.of(
+              Attribute.of("objectClass", "inetOrgPerson"), Attribute.of("uid", "nobody"),
+              Attribute.of("cn", "x"), Attribute.of("sn", "x")))),
+          new Refused("add", noSn, ResultCode.OBJECT_CLASS_VIOLATION, "",
+              "object class 'inetOrgPerson' requires attribute 'sn'", () -> c.add(noSn, List.of(
+                  Attribute.of("objectClass", "inetOrgPerson"), Attribute.of("uid", "nosn"),
+                  Attribute.of("cn", "x")))),
+          new Refused("modify", person(3), ResultCode.NO_SUCH_ATTRIBUTE, "",
+              "modify/delete: pager: no such attribute", () -> c.modify(person(3), List.of(
+                  new Modification(Modification.Type.DELETE, Attribute.of("pager"))))),
+          new Refused("delete", "not a DN", ResultCode.INVALID_DN_SYNTAX, "", "invalid DN",
+              () -> c.delete("not a DN")),
+          new Refused("bind", ADMIN, ResultCode.INVALID_CREDENTIALS, "", "",
+              () -> c.bind(ADMIN, "wrong")));
+      for (Refused r : cases) {
+        LdapException e = assertThrows(LdapException.class, r.run(), r.operation());
+        assertEquals(r.code(), e.resultCode(), e.getMessage());
+        assertEquals(r.operation(), e.operation());
+        assertEquals(r.dn(), e.dn());
+        assertEquals(r.matchedDn(), e.result().matchedDn());
+        assertEquals(r.diagnostic(), e.result().diagnosticMessage());
+        String expected = r.operation() + " \"" + r.dn() + "\": " + r.code()
+            + (r.matchedDn().isEmpty() ? "" : ", matched DN \"" + r.matchedDn() + "\"")
+            + (r.diagnostic().isEmpty() ? "" : ", server message \"" + r.diagnostic() + "\"");
+        assertEquals(expected, e.getMessage());
+      }
+    }
+  }
+
   @Test
   @Order(8)
   void upgradesWithStartTls() throws Exception {

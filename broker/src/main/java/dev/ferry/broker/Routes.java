@@ -1,0 +1,190 @@
+package dev.ferry.broker;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+
+/**
+ * The broker's routing table, read from YAML:
+ *
+ * <pre>
+ * timeout: 30s            # no progress towards a backend for this long: a fault (default 60s)
+ * routes:
+ *   - path: /echo         # the path the caller posts to (exact)
+ *     action: urn:testMtom  # optional: only requests with this wsa:Action or SOAPAction
+ *     to: http://127.0.0.1:8081/echo
+ *     audit: /var/log/ferry-audit   # optional: a copy of each request, to a directory or URL
+ * </pre>
+ *
+ * The first route whose path (and action, if given) matches wins. Immutable.
+ */
+public final class Routes {
+  private static final Set<String> ROUTE_KEYS = Set.of("path", "action", "to", "audit");
+  private static final Set<String> TOP_KEYS = Set.of("timeout", "routes");
+
+  private final List<Route> routes;
+  private final Duration timeout;
+
+  /** One route: where requests for a path (and action) go, and where their copy goes. */
+  public record Route(String path, String action, URI to, String audit) {
+    /** Returns true if the audit copy goes to an HTTP endpoint rather than a directory. */
+    public boolean auditsToUrl() {
+      return audit != null && (audit.startsWith("http://") || audit.startsWith("https://"));
+    }
+  }
+
+  private Routes(List<Route> routes, Duration timeout) {
+    this.routes = List.copyOf(routes);
+    this.timeout = timeout;
+  }
+
+  /** Returns a table with {@code routes} and the default timeout. */
+  public static Routes of(List<Route> routes) {
+    return new Routes(routes, Duration.ofSeconds(60));
+  }
+
+  /** Reads a routing table from a YAML file. */
+  public static Routes load(Path file) throws IOException {
+    try {
+      return parse(Files.readString(file));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Parses a routing table.
+   *
+   * @throws IllegalArgumentException naming the entry and key that is wrong
+   */
+  public static Routes parse(String yaml) {
+    Object root;
+    try {
+      root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
+    } catch (YAMLException e) {
+      throw new IllegalArgumentException("malformed YAML: " + e.getMessage(), e);
+    }
+    Map<?, ?> top = map(root, "the document");
+    checkKeys(top, TOP_KEYS, "the document");
+    Duration timeout = top.containsKey("timeout")
+        ? duration(top.get("timeout"), "timeout") : Duration.ofSeconds(60);
+    if (!(top.get("routes") instanceof List<?> list) || list.isEmpty()) {
+      throw new IllegalArgumentException("routes: expected a list of at least one route");
+    }
+    List<Route> routes = new ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      routes.add(route(map(list.get(i), "routes[" + i + "]"), "routes[" + i + "]"));
+    }
+    return new Routes(routes, timeout);
+  }
+
+  private static Route route(Map<?, ?> m, String where) {
+    checkKeys(m, ROUTE_KEYS, where);
+    String path = string(m, "path", where, true);
+    if (!path.startsWith("/")) {
+      throw new IllegalArgumentException(where + ".path: must start with /, got " + path);
+    }
+    String to = string(m, "to", where, true);
+    URI uri;
+    try {
+      uri = URI.create(to);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ".to: not a URL: " + to, e);
+    }
+    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())
+        || uri.getHost() == null) {
+      throw new IllegalArgumentException(where + ".to: expected an http(s) URL, got " + to);
+    }
+    return new Route(path, string(m, "action", where, false), uri,
+        string(m, "audit", where, false));
+  }
+
+  private static Map<?, ?> map(Object o, String where) {
+    if (o instanceof Map<?, ?> m) {
+      return m;
+    }
+    throw new IllegalArgumentException(where + ": expected a mapping, got "
+        + (o == null ? "nothing" : o.getClass().getSimpleName()));
+  }
+
+  private static void checkKeys(Map<?, ?> m, Set<String> known, String where) {
+    for (Object k : m.keySet()) {
+      if (!known.contains(String.valueOf(k))) {
+        throw new IllegalArgumentException(where + ": unknown key \"" + k + "\" (known: "
+            + known.stream().sorted().toList() + ")");
+      }
+    }
+  }
+
+  private static String string(Map<?, ?> m, String key, String where, boolean required) {
+    Object v = m.get(key);
+    if (v == null) {
+      if (required) {
+        throw new IllegalArgumentException(where + "." + key + ": missing");
+      }
+      return null;
+    }
+    if (!(v instanceof String s) || s.isBlank()) {
+      throw new IllegalArgumentException(where + "." + key + ": expected text, got " + v);
+    }
+    return s.strip();
+  }
+
+  /** Reads {@code 30s}, {@code 500ms}, {@code 2m} or a number of seconds. */
+  static Duration duration(Object v, String where) {
+    String s = String.valueOf(v).strip().toLowerCase(Locale.ROOT);
+    try {
+      if (v instanceof Number n) {
+        return Duration.ofMillis(Math.round(n.doubleValue() * 1000));
+      }
+      if (s.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).strip()));
+      }
+      if (s.endsWith("s")) {
+        return Duration.ofMillis(Math.round(
+            Double.parseDouble(s.substring(0, s.length() - 1).strip()) * 1000));
+      }
+      if (s.endsWith("m")) {
+        return Duration.ofMinutes(Long.parseLong(s.substring(0, s.length() - 1).strip()));
+      }
+      return Duration.parse(s.toUpperCase(Locale.ROOT));
+    } catch (NumberFormatException | DateTimeParseException e) {
+      throw new IllegalArgumentException(where + ": expected a duration such as 30s, got " + v);
+    }
+  }
+
+  public List<Route> routes() {
+    return routes;
+  }
+
+  /** Returns how long a backend exchange may make no progress. */
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /**
+   * Returns the first route for {@code path} whose action, if any, equals {@code wsaAction} or
+   * {@code soapAction}; or null.
+   */
+  public Route match(String path, String wsaAction, String soapAction) {
+    for (Route r : routes) {
+      if (r.path().equals(path) && (r.action() == null || r.action().equals(wsaAction)
+          || r.action().equals(soapAction))) {
+        return r;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,180 @@
+package dev.ferry.client;
+
+import dev.ferry.client.internal.ChannelInputStream;
+import dev.ferry.client.internal.ChannelOutputStream;
+import dev.ferry.client.internal.HttpConnections;
+import dev.ferry.client.internal.ReplyHandler;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * One blocking call of {@link SoapClient} on one connection: the reply's head is awaited by the
+ * calling thread, its body read from the connection as it comes. When the reply was read to its
+ * end (or a little of its rest drained) and the request went out whole, the connection goes back
+ * to the pool; otherwise it is closed, which is how a call is aborted.
+ */
+final class Call implements ReplyHandler.Listener, AutoCloseable {
+  /** Reply bytes waiting unread beyond this stop the connection's reading. */
+  private static final int PAUSE_BYTES = 256 * 1024;
+  /** The most of an unread rest that is read on close so that the connection can be reused. */
+  private static final int DRAIN_BYTES = 64 * 1024;
+
+  private final HttpConnections connections;
+  private final HttpConnections.Origin origin;
+  private final Channel channel;
+  private final URI uri;
+  private final CompletableFuture<HttpResponse> head = new CompletableFuture<>();
+  private final ChannelInputStream body;
+  private volatile ChannelOutputStream sending;
+  private volatile boolean sent;
+  private boolean keepAlive;
+  private boolean closed;
+
+  Call(HttpConnections connections, HttpConnections.Origin origin, Channel channel, URI uri) {
+    this.connections = connections;
+    this.origin = origin;
+    this.channel = channel;
+    this.uri = uri;
+    this.body = new ChannelInputStream(channel, PAUSE_BYTES);
+    HttpConnections.replies(channel).expect(this);
+  }
+
+  Channel channel() {
+    return channel;
+  }
+
+  /** The stream a long request is written through, after its head went out. */
+  ChannelOutputStream stream(int chunkBytes) {
+    sending = new ChannelOutputStream(channel, chunkBytes);
+    return sending;
+  }
+
+  /** The request went out whole. */
+  void sent() {
+    sent = true;
+  }
+
+  /** Waits for the reply's head. */
+  HttpResponse awaitHead() throws IOException {
+    try {
+      HttpResponse h = head.get();
+      keepAlive = HttpUtil.isKeepAlive(h);
+      return h;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      channel.close();
+      throw new InterruptedIOException("interrupted while waiting for " + uri);
+    } catch (ExecutionException e) {
+      throw failure(e.getCause());
+    }
+  }
+
+  /** The reply's body as it comes from the connection. */
+  InputStream body() {
+    return body;
+  }
+
+  /** The exception for a failed call, naming the URL. */
+  IOException failure(Throwable cause) {
+    if (cause instanceof java.net.SocketTimeoutException t) {
+      java.net.SocketTimeoutException e = new java.net.SocketTimeoutException(t.getMessage()
+          + " in the exchange with " + uri);
+      e.initCause(t);
+      return e;
+    }
+    String m = cause.getMessage();
+    return new IOException("the exchange with " + uri + " failed: "
+        + (m == null ? cause.getClass().getSimpleName() : m), cause);
+  }
+
+  @Override
+  public void head(HttpResponse h) {
+    head.complete(h);
+  }
+
+  @Override
+  public void content(ByteBuf bytes, boolean last) {
+    if (bytes.isReadable()) {
+      body.offer(bytes.retain());
+    }
+    if (last) {
+      body.end();
+    }
+  }
+
+  @Override
+  public void failed(IOException cause) {
+    head.completeExceptionally(cause);
+    body.fail(cause);
+    ChannelOutputStream s = sending;
+    if (s != null) {
+      s.fail(cause);
+    }
+  }
+
+  @Override
+  public void writabilityChanged() {
+    ChannelOutputStream s = sending;
+    if (s != null) {
+      s.writabilityChanged();
+    }
+  }
+
+  @Override
+  public boolean paused() {
+    return body.paused();
+  }
+
+  /** Aborts the call: the connection is closed, so neither side sees a whole message. */
+  void abort(Throwable cause) {
+    ChannelOutputStream s = sending;
+    if (s != null) {
+      s.abort(cause);
+    }
+    channel.close();
+    failed(cause instanceof IOException io ? io : new IOException(cause));
+  }
+
+  /**
+   * Ends the call: a reply read to its end, or whose rest was short enough to drain, leaves its
+   * connection for the next call; any other is closed.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (sent && keepAlive && head.isDone() && !head.isCompletedExceptionally() && drain()) {
+      body.close();
+      connections.release(channel, origin, null);
+      return;
+    }
+    body.close();
+    channel.close();
+  }
+
+  /** Reads what is left of the reply, up to a bound; true if it ended. */
+  private boolean drain() {
+    try {
+      byte[] skip = new byte[8192];
+      for (int left = DRAIN_BYTES, n; left > 0; left -= n) {
+        n = body.read(skip, 0, Math.min(skip.length, left));
+        if (n < 0) {
+          return true;
+        }
+      }
+      return body.drained();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

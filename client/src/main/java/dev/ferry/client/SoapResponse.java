@@ -1,0 +1,83 @@
+package dev.ferry.client;
+
+import dev.ferry.soap.Fault;
+import dev.ferry.soap.Message;
+import dev.ferry.soap.MessageBuffer;
+import java.io.IOException;
+
+/**
+ * A reply received by {@link SoapClient}: HTTP status, and the message (null for 202 Accepted).
+ * Its attachments stream from the connection as they are read; close the response to release
+ * them and the connection.
+ */
+public final class SoapResponse implements AutoCloseable {
+  private final int status;
+  private final String contentType;
+  private final MessageBuffer buffer;
+  private final AutoCloseable release;
+  private Message message;
+
+  SoapResponse(int status, String contentType, MessageBuffer buffer, AutoCloseable release) {
+    this.status = status;
+    this.contentType = contentType;
+    this.buffer = buffer;
+    this.release = release;
+  }
+
+  public int status() {
+    return status;
+  }
+
+  /** Returns the Content-Type of the reply, or null without a body. */
+  public String contentType() {
+    return contentType;
+  }
+
+  /** Returns the reply's buffer, or null without a body. */
+  public MessageBuffer buffer() {
+    return buffer;
+  }
+
+  /** Returns the reply as a message (one overlay, made once), or null without a body. */
+  public Message message() {
+    if (message == null && buffer != null) {
+      message = buffer.toMessage();
+    }
+    return message;
+  }
+
+  /** Returns true if the reply is a SOAP fault. */
+  public boolean isFault() throws IOException {
+    return buffer != null && message().isFault();
+  }
+
+  /** Returns the fault the reply holds, or null if it is not one. */
+  public Fault fault() throws IOException {
+    return isFault() ? Fault.read(message()) : null;
+  }
+
+  /**
+   * Releases the reply: reads what is left of it first (a little: the line end after the closing
+   * delimiter, or a small unread attachment) so that the connection can be reused, then deletes
+   * the attachments' temp files. A large unread rest is not read: the connection is dropped.
+   */
+  @Override
+  public void close() throws IOException {
+    try {
+      release.close();
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
+    } finally {
+      if (buffer != null) {
+        buffer.close();
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SoapResponse[" + status + ", " + contentType + "]";
+  }
+}

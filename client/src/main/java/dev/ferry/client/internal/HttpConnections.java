@@ -1,0 +1,124 @@
+package dev.ferry.client.internal;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * HTTP/1.1 connections to origins, kept alive and reused: one exchange at a time each, the most
+ * recently used taken first (its TCP window is open). The pool is kept per origin and per event
+ * loop when a loop is asked for, so that a broker's exchange finds a backend connection on the
+ * thread it runs on. A connection that idles for the timeout closes itself.
+ */
+public final class HttpConnections implements AutoCloseable {
+  /** Connections kept idle per origin and loop; more are closed as they come back. */
+  private static final int MAX_IDLE = 256;
+
+  /** Where a request goes: scheme, host and port of a URL. */
+  public record Origin(String host, int port) {
+    /** The origin of an {@code http} URL. */
+    public static Origin of(URI uri) {
+      if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+        throw new IllegalArgumentException("expected an http:// URL, got " + uri);
+      }
+      return new Origin(uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort());
+    }
+  }
+
+  private record Key(Origin origin, EventLoop loop) {}
+
+  private final Bootstrap bootstrap;
+  private final long timeoutMillis;
+  private final Map<Key, Deque<Channel>> idle = new ConcurrentHashMap<>();
+
+  /**
+   * Connections on {@code transport}'s loops. {@code timeout}: no progress for this long fails
+   * an exchange, and closes an idle connection.
+   */
+  public HttpConnections(Transport transport, Duration connectTimeout, Duration timeout) {
+    this.timeoutMillis = timeout.toMillis();
+    this.bootstrap = new Bootstrap().group(transport.group()).channel(transport.socketChannel())
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
+        .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
+            new WriteBufferWaterMark(64 * 1024, 256 * 1024))
+        .handler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {
+            ch.pipeline().addLast(
+                new IdleStateHandler(true, 0, 0, timeoutMillis, TimeUnit.MILLISECONDS),
+                new HttpClientCodec(new HttpDecoderConfig().setMaxInitialLineLength(4096)
+                    .setMaxHeaderSize(16 * 1024).setMaxChunkSize(64 * 1024), false, false),
+                new ReplyHandler(timeoutMillis));
+          }
+        });
+  }
+
+  /**
+   * Returns an idle connection to {@code origin} on {@code loop} (any loop if null), or starts a
+   * new one; the future completes when it is connected. Its {@link #replies} takes the next
+   * exchange.
+   */
+  public ChannelFuture acquire(Origin origin, EventLoop loop) {
+    Deque<Channel> pool = idle.get(new Key(origin, loop));
+    if (pool != null) {
+      for (Channel ch; (ch = pool.pollFirst()) != null; ) {
+        if (ch.isActive() && !replies(ch).busy()) {
+          return ch.newSucceededFuture();
+        }
+        ch.close();
+      }
+    }
+    Bootstrap b = loop == null ? bootstrap : bootstrap.clone(loop);
+    return b.connect(origin.host(), origin.port());
+  }
+
+  /** Takes back a connection whose exchange ended cleanly, to be reused. */
+  public void release(Channel ch, Origin origin, EventLoop loop) {
+    if (!ch.isActive() || replies(ch).busy()) {
+      ch.close();
+      return;
+    }
+    Deque<Channel> pool = idle.computeIfAbsent(new Key(origin, loop),
+        k -> new ConcurrentLinkedDeque<>());
+    if (pool.size() >= MAX_IDLE) {
+      ch.close();
+      return;
+    }
+    pool.offerFirst(ch);
+  }
+
+  /** The handler that hands a connection's replies to their exchanges. */
+  public static ReplyHandler replies(Channel ch) {
+    return ch.pipeline().get(ReplyHandler.class);
+  }
+
+  /** The timeout: an exchange without progress for this long fails. */
+  public long timeoutMillis() {
+    return timeoutMillis;
+  }
+
+  /** Closes the idle connections (those in use close with their exchanges). */
+  @Override
+  public void close() {
+    for (Deque<Channel> pool : idle.values()) {
+      for (Channel ch; (ch = pool.pollFirst()) != null; ) {
+        ch.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package dev.ferry.server;
+
+import dev.ferry.soap.Addressing;
+import dev.ferry.soap.Message;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import javax.xml.namespace.QName;
+
+/**
+ * Chooses the {@link Endpoint} for a request: by WS-Addressing Action, else by SOAPAction (the
+ * HTTP header of SOAP 1.1 or the {@code action} parameter of SOAP 1.2), else by the name of the
+ * Body's first element, else the fallback. The body is only looked at when the actions did not
+ * decide, and then only up to its first element. Immutable and thread-safe.
+ */
+public final class Dispatcher {
+  private final Map<String, Endpoint> byAction;
+  private final Map<String, Endpoint> bySoapAction;
+  private final Map<QName, Endpoint> byElement;
+  private final Endpoint fallback;
+  private final Set<QName> understood;
+  private final String wsdl;
+
+  private Dispatcher(Builder b) {
+    this.byAction = Map.copyOf(b.byAction);
+    this.bySoapAction = Map.copyOf(b.bySoapAction);
+    this.byElement = Map.copyOf(b.byElement);
+    this.fallback = b.fallback;
+    this.understood = Set.copyOf(b.understood);
+    this.wsdl = b.wsdl;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Returns the endpoint for {@code request}, or null if none matches.
+   *
+   * @param soapAction the SOAPAction value without quotes, or null
+   */
+  public Endpoint select(Message request, String soapAction) {
+    String action = request.addressing().action();
+    Endpoint e = action == null ? null : byAction.get(action);
+    if (e == null && soapAction != null && !soapAction.isEmpty()) {
+      e = bySoapAction.get(soapAction);
+    }
+    QName element = request.buffer().bodyElement();
+    if (e == null && element != null) {
+      e = byElement.get(element);
+    }
+    return e != null ? e : fallback;
+  }
+
+  /** Returns the header blocks the endpoints process (for mustUnderstand). */
+  public Set<QName> understood() {
+    return understood;
+  }
+
+  /** Returns the WSDL served at {@code ?wsdl}, or null. */
+  public String wsdl() {
+    return wsdl;
+  }
+
+  /** Configures a {@link Dispatcher}. */
+  public static final class Builder {
+    private final Map<String, Endpoint> byAction = new HashMap<>();
+    private final Map<String, Endpoint> bySoapAction = new HashMap<>();
+    private final Map<QName, Endpoint> byElement = new HashMap<>();
+    private final Set<QName> understood = new HashSet<>(Set.of(Addressing.TO, Addressing.ACTION,
+        Addressing.MESSAGE_ID, Addressing.REPLY_TO, Addressing.FAULT_TO, Addressing.RELATES_TO,
+        Addressing.FROM));
+    private Endpoint fallback;
+    private String wsdl;
+
+    private Builder() {}
+
+    /** Routes requests whose wsa:Action is {@code action}. */
+    public Builder action(String action, Endpoint endpoint) {
+      byAction.put(action, endpoint);
+      return this;
+    }
+
+    /** Routes requests whose SOAPAction is {@code soapAction}. */
+    public Builder soapAction(String soapAction, Endpoint endpoint) {
+      bySoapAction.put(soapAction, endpoint);
+      return this;
+    }
+
+    /** Routes requests whose Body's first element is {@code element}. */
+    public Builder element(QName element, Endpoint endpoint) {
+      byElement.put(element, endpoint);
+      return this;
+    }
+
+    /** Handles requests nothing else matched. */
+    public Builder fallback(Endpoint endpoint) {
+      this.fallback = endpoint;
+      return this;
+    }
+
+    /** Declares header blocks the endpoints process, so mustUnderstand="1" on them is fine. */
+    public Builder understands(QName header) {
+      understood.add(header);
+      return this;
+    }
+
+    /**
+     * Serves {@code wsdl} at {@code ?wsdl}; every {@code soap:address} / {@code soap12:address}
+     * location is replaced by the URL the request came to.
+     */
+    public Builder wsdl(String wsdl) {
+      this.wsdl = wsdl;
+      return this;
+    }
+
+    public Dispatcher build() {
+      return new Dispatcher(this);
+    }
+  }
+}

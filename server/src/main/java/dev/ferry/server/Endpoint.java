@@ -1,0 +1,16 @@
+package dev.ferry.server;
+
+import dev.ferry.soap.Message;
+import dev.ferry.soap.Payload;
+
+/**
+ * A SOAP operation: turns a request into the reply to send. The request's attachments are
+ * readable while the handler runs and until the reply has been written, so a reply may forward
+ * them ({@link Message#toPayload()} of a copy). To answer with a fault, throw
+ * {@link SoapFaultException}; any other exception becomes a Receiver/Server fault.
+ */
+@FunctionalInterface
+public interface Endpoint {
+  /** Returns the reply, or null for a one-way operation (HTTP 202, no body). */
+  Payload handle(Message request) throws Exception;
+}

@@ -1,0 +1,109 @@
+package dev.ferry.server;
+
+import dev.ferry.server.internal.JettyHost;
+import dev.ferry.soap.SoapCodec;
+import jakarta.servlet.http.HttpServlet;
+import java.io.IOException;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An embedded SOAP server: Jetty 12 on virtual threads, one {@link SoapServlet} per endpoint
+ * path, {@code /health} and {@code /metrics} (Prometheus). Binds to loopback unless told
+ * otherwise.
+ *
+ * <pre>{@code
+ * try (SoapServer server = SoapServer.builder().port(8080)
+ *     .endpoint("/echo", EchoService.dispatcher()).build().start()) {
+ *   System.out.println(server.uri("/echo"));
+ *   ...
+ * }
+ * }</pre>
+ */
+public final class SoapServer implements AutoCloseable {
+  private final JettyHost host;
+  private final Metrics metrics;
+
+  private SoapServer(Builder b) {
+    this.metrics = b.metrics != null ? b.metrics : Metrics.create("ferry.server");
+    Map<String, HttpServlet> servlets = new LinkedHashMap<>();
+    b.endpoints.forEach((path, dispatcher) ->
+        servlets.put(path, new SoapServlet(b.codec, dispatcher, metrics)));
+    this.host = new JettyHost(b.host, b.port, servlets, metrics::scrape);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts listening; returns this. */
+  public SoapServer start() throws IOException {
+    host.start();
+    return this;
+  }
+
+  public int port() {
+    return host.port();
+  }
+
+  /** Returns the URL of {@code path} on this server. */
+  public URI uri(String path) {
+    return host.uri(path);
+  }
+
+  public Metrics metrics() {
+    return metrics;
+  }
+
+  /** Stops, letting requests in flight finish for up to two seconds. */
+  @Override
+  public void close() throws IOException {
+    host.close();
+  }
+
+  /** Configures a {@link SoapServer}. */
+  public static final class Builder {
+    private final Map<String, Dispatcher> endpoints = new LinkedHashMap<>();
+    private String host = "127.0.0.1";
+    private int port;
+    private SoapCodec codec = SoapCodec.create();
+    private Metrics metrics;
+
+    private Builder() {}
+
+    /** The address to bind: loopback by default; {@code 0.0.0.0} for every interface. */
+    public Builder host(String host) {
+      this.host = Objects.requireNonNull(host);
+      return this;
+    }
+
+    /** The port; 0 (the default) picks a free one. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /** The codec (limits, leniency) requests are read with. */
+    public Builder codec(SoapCodec codec) {
+      this.codec = Objects.requireNonNull(codec);
+      return this;
+    }
+
+    /** Serves {@code dispatcher}'s endpoints at {@code path} (exact, such as {@code /echo}). */
+    public Builder endpoint(String path, Dispatcher dispatcher) {
+      endpoints.put(path, Objects.requireNonNull(dispatcher));
+      return this;
+    }
+
+    public Builder metrics(Metrics metrics) {
+      this.metrics = metrics;
+      return this;
+    }
+
+    public SoapServer build() {
+      return new SoapServer(this);
+    }
+  }
+}

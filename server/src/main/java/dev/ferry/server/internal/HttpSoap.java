@@ -1,0 +1,72 @@
+package dev.ferry.server.internal;
+
+import dev.ferry.mime.MediaType;
+import dev.ferry.soap.SoapBinding;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Locale;
+
+/** What the SOAP HTTP bindings (1.1 and 1.2) say about a request's headers. */
+public final class HttpSoap {
+  private static final System.Logger ACCESS = System.getLogger("dev.ferry.http.access");
+
+  private HttpSoap() {}
+
+  /** Parses a Content-Type; returns null if there is none or it cannot be parsed. */
+  public static MediaType mediaType(String contentType) {
+    try {
+      return contentType == null ? null : MediaType.parse(contentType);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** The request's SOAP action (see {@link SoapBinding#soapAction}). */
+  public static String soapAction(HttpServletRequest request, MediaType type) {
+    return SoapBinding.soapAction(request.getHeader("SOAPAction"), type);
+  }
+
+  /**
+   * Reads what is left of a request once its message has been read: the line end after a
+   * package's closing delimiter (the MIME parser stops at the delimiter's "--"), an epilogue, or
+   * a chunked body's last chunk. Jetty closes a connection whose request was not read to its end
+   * when the exchange is over, after a reply that did not announce it, so the client's next
+   * request on that kept-alive connection fails, or the close resets the reply in flight. Gives
+   * up after {@code maxBytes} (the connection is then closed, which is all it costs).
+   */
+  public static void readToEnd(InputStream in, int maxBytes) throws IOException {
+    byte[] skip = new byte[Math.min(maxBytes, 8192)];
+    for (long left = maxBytes; left > 0; ) {
+      int n = in.read(skip, 0, (int) Math.min(skip.length, left));
+      if (n < 0) {
+        return;
+      }
+      left -= n;
+    }
+  }
+
+  /** Whether access log lines are written. */
+  public static boolean logging() {
+    return ACCESS.isLoggable(System.Logger.Level.INFO);
+  }
+
+  /** Writes one access log line: who, what, status, bytes in and out, time, and a note. */
+  public static void log(HttpServletRequest request, int status, long in, long out, long nanos,
+      String note) {
+    if (ACCESS.isLoggable(System.Logger.Level.INFO)) {
+      log(request.getRemoteAddr(), request.getMethod(), request.getRequestURI(), status, in, out,
+          nanos, note);
+    }
+  }
+
+  /** As {@link #log(HttpServletRequest, int, long, long, long, String)}, for any request. */
+  public static void log(String remote, String method, String uri, int status, long in, long out,
+      long nanos, String note) {
+    if (ACCESS.isLoggable(System.Logger.Level.INFO)) {
+      ACCESS.log(System.Logger.Level.INFO, String.format(Locale.ROOT,
+          "%s \"%s %s\" %d in=%d out=%d %.1fms%s", remote, method, uri, status, in, out,
+          nanos / 1e6, note == null ? "" : " " + note));
+    }
+  }
+}

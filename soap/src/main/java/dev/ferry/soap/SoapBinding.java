@@ -1,0 +1,86 @@
+package dev.ferry.soap;
+
+import dev.ferry.mime.MediaType;
+import java.util.Locale;
+
+/**
+ * What the SOAP 1.1 and 1.2 HTTP bindings say about a message's media type, its action and a
+ * fault's status, shared by every side of an HTTP exchange (server, client, broker).
+ */
+public final class SoapBinding {
+  private static final String XOP_TYPE = "application/xop+xml";
+
+  private SoapBinding() {}
+
+  /**
+   * Returns the SOAP version a Content-Type announces (for a package: its {@code type}, or for
+   * XOP its {@code start-info}), or null if it is not a SOAP media type. SOAP 1.1 is
+   * {@code text/xml}, SOAP 1.2 {@code application/soap+xml}.
+   */
+  public static SoapVersion version(MediaType type) {
+    String base = type.baseType();
+    if (type.isMultipart()) {
+      if (!base.equals("multipart/related")) {
+        return null;
+      }
+      String root = type.parameter("type");
+      if (XOP_TYPE.equalsIgnoreCase(root)) {
+        root = type.parameter("start-info");
+      }
+      if (root == null) {
+        return SoapVersion.SOAP_11;
+      }
+      base = MediaType.parse(root).baseType();
+    }
+    return switch (base.toLowerCase(Locale.ROOT)) {
+      case "text/xml" -> SoapVersion.SOAP_11;
+      case "application/soap+xml" -> SoapVersion.SOAP_12;
+      default -> null;
+    };
+  }
+
+  /**
+   * Returns the SOAP action of a request: the {@code SOAPAction} header (SOAP 1.1) without its
+   * quotes, else the {@code action} parameter of the Content-Type (SOAP 1.2; of its
+   * {@code start-info} in an XOP package), else null.
+   *
+   * @param header the SOAPAction header's value, or null if there is none
+   */
+  public static String soapAction(String header, MediaType type) {
+    String action = header;
+    if (action == null) {
+      action = type.parameter("action");
+      if (action == null && type.isMultipart()) {
+        String startInfo = type.parameter("start-info");
+        action = startInfo == null ? null : MediaType.parse(startInfo).parameter("action");
+      }
+    }
+    if (action != null && action.length() >= 2 && action.startsWith("\"")
+        && action.endsWith("\"")) {
+      action = action.substring(1, action.length() - 1);
+    }
+    return action;
+  }
+
+  /** Returns the {@code SOAPAction} header value for {@code action}: quoted, as SOAP 1.1 says. */
+  public static String soapActionHeader(String action) {
+    return "\"" + action + "\"";
+  }
+
+  /**
+   * Returns the HTTP status of a response carrying {@code fault}: SOAP 1.1 answers every fault
+   * with 500; SOAP 1.2 a Sender fault with 400 and the others with 500.
+   */
+  public static int status(Fault fault) {
+    if (fault.version() == SoapVersion.SOAP_12
+        && fault.code().equals(SoapVersion.SOAP_12.senderFaultCode())) {
+      return 400;
+    }
+    return 500;
+  }
+
+  /** Returns the Content-Type of a plain envelope of {@code version}, in UTF-8. */
+  public static String contentType(SoapVersion version) {
+    return version.mediaType() + "; charset=UTF-8";
+  }
+}
