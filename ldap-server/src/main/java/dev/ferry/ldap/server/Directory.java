@@ -150,6 +150,22 @@ final class Directory {
     }
   }
 
+  /** Returns the entries as they are now; cheap, since entries are immutable. */
+  Map<String, StoredEntry> snapshot() {
+    return Map.copyOf(entries);
+  }
+
+  /** Puts the entries of a snapshot back, dropping every change made since. */
+  void restore(Map<String, StoredEntry> snapshot) {
+    writeLock.lock();
+    try {
+      entries.clear();
+      entries.putAll(snapshot);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
   /** Returns the keys of the subtree under {@code baseKey}, base first. */
   List<StoredEntry> subtree(String baseKey) {
     List<StoredEntry> out = new ArrayList<>();

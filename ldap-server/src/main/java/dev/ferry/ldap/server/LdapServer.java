@@ -21,6 +21,7 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -115,6 +116,24 @@ public final class LdapServer implements AutoCloseable {
       out.add(new LdifRecord.Entry(e.dnText, e.userAttributes()));
     }
     return out;
+  }
+
+  /** The directory's content now, to {@link #restore} later (what the JUnit extension does). */
+  Map<String, StoredEntry> snapshot() {
+    return dsa.directory.snapshot();
+  }
+
+  void restore(Map<String, StoredEntry> snapshot) {
+    dsa.directory.restore(snapshot);
+  }
+
+  /** Returns the stored entry named {@code dn}, or null. */
+  StoredEntry stored(String dn) {
+    return dsa.directory.get(Dn.parse(dn));
+  }
+
+  Dsa dsa() {
+    return dsa;
   }
 
   private void accept() {
