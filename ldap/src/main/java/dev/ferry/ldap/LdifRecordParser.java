@@ -22,7 +22,7 @@ import java.util.Map;
  * {@code increment:} spec of RFC 4525).
  *
  * <pre>
- * record       = [version-spec] dn-spec *control ( changerecord / 1*attrval-spec )
+ * record       = [version-spec] dn-spec *control ( changerecord / *attrval-spec )
  * version-spec = "version:" FILL "1"                       ; first record of a file only
  * dn-spec      = "dn:" value-spec
  * control      = "control:" FILL oid [SP ("true" / "false")] [value-spec]
@@ -35,7 +35,8 @@ import java.util.Map;
  * value-spec   = ":" FILL text / "::" FILL base64 / ":&lt;" FILL url
  * </pre>
  *
- * <p>The last {@code -} of a modify record may be left out, as OpenLDAP's tools allow.
+ * <p>The last {@code -} of a modify record may be left out, and a content record may have no
+ * attributes (ldapsearch writes such records when asked for none), as OpenLDAP's tools allow.
  */
 final class LdifRecordParser {
   private static final int PLAIN = 0;
@@ -110,6 +111,9 @@ final class LdifRecordParser {
           null);
     }
     String dn = text(first);
+    if (next == lines.size()) {
+      return new LdifRecord.Entry(dn, List.of()); // ldapsearch writes these for "1.1"
+    }
     List<Control> controls = new ArrayList<>();
     Spec s = nextSpec(first, dn);
     while (s.name.equalsIgnoreCase("control")) {
@@ -275,7 +279,7 @@ final class LdifRecordParser {
 
   private Spec nextSpec(Spec previous, String dn) throws LdifException {
     if (next == lines.size()) {
-      throw error(previous.line, "record without attributes or changetype", dn);
+      throw error(previous.line, "controls without changetype", dn);
     }
     return spec(lines.get(next++));
   }

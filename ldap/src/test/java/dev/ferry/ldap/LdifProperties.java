@@ -38,10 +38,10 @@ class LdifProperties {
     return Arbitraries.oneOf(text().map(ByteString::encodeUtf8), LdapArbitraries.bytes());
   }
 
-  /** Attributes as a content record holds them: distinct descriptions, at least one value. */
-  static Arbitrary<List<Attribute>> entryAttributes() {
+  /** Attributes as a record holds them: distinct descriptions, each with a value or more. */
+  static Arbitrary<List<Attribute>> entryAttributes(int minSize) {
     return Combinators.combine(descriptions(), values().list().ofMinSize(1).ofMaxSize(4))
-        .as(Attribute::new).list().ofMinSize(1).ofMaxSize(6)
+        .as(Attribute::new).list().ofMinSize(minSize).ofMaxSize(6)
         .uniqueElements(a -> a.description().toLowerCase(java.util.Locale.ROOT));
   }
 
@@ -59,8 +59,8 @@ class LdifProperties {
         Combinators.combine(descriptions(), values().list().ofMaxSize(3)).as(Attribute::new))
         .as(Modification::new);
     return Arbitraries.oneOf(
-        Combinators.combine(text(), entryAttributes()).as(LdifRecord.Entry::new),
-        Combinators.combine(text(), entryAttributes(), controls()).as(LdifRecord.Add::new),
+        Combinators.combine(text(), entryAttributes(0)).as(LdifRecord.Entry::new),
+        Combinators.combine(text(), entryAttributes(1), controls()).as(LdifRecord.Add::new),
         Combinators.combine(text(), controls()).as(LdifRecord.Delete::new),
         Combinators.combine(text(), mod.list().ofMaxSize(4), controls())
             .as(LdifRecord.Modify::new),
