@@ -101,7 +101,8 @@ final class Directory {
   /**
    * Calls {@code visitor} for each entry in scope of the base with key {@code baseKey} ("" for
    * the root), in key order, starting after {@code afterKey} if it is not null, until it
-   * returns false. The base itself, when in scope, comes first.
+   * returns false. The base itself, when in scope, comes first. Subordinates (draft-sermersheim-
+   * ldap-subordinate-scope, as slapd has it) is the subtree without its base.
    */
   void scan(String baseKey, SearchScope scope, String afterKey, Predicate<StoredEntry> visitor) {
     switch (scope) {
@@ -112,7 +113,9 @@ final class Directory {
         }
       }
       case SINGLE_LEVEL -> children(baseKey, afterKey, visitor);
-      default -> subtree(baseKey, afterKey, visitor);
+      case WHOLE_SUBTREE -> subtree(baseKey, afterKey, visitor);
+      case SUBORDINATE_SUBTREE -> subtree(baseKey, afterKey == null && !baseKey.isEmpty()
+          ? baseKey : afterKey, visitor); // the subtree without its base
     }
   }
 

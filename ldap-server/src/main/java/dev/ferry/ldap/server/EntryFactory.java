@@ -82,6 +82,41 @@ final class EntryFactory {
     }
   }
 
+  /**
+   * Returns the form a value is stored in: a DN as {@link #pretty(Dn)} makes it, as slapd keeps
+   * DNs; any other value as given.
+   */
+  ByteString pretty(AttributeType type, ByteString value) {
+    if (!DN_SYNTAX.equals(type.syntax)) {
+      return value;
+    }
+    try {
+      return ByteString.encodeUtf8(pretty(Dn.parse(value.utf8())).toString());
+    } catch (IllegalArgumentException e) {
+      return value; // not a DN: the schema check, if any, refuses it
+    }
+  }
+
+  /**
+   * Returns a DN in the form it is stored and returned in: each type by the name the schema
+   * gives it first ({@code CN} and {@code commonName} become {@code cn}), values as written,
+   * and {@link Dn#toString()}'s RFC 4514 layout (no spaces around separators).
+   */
+  Dn pretty(Dn dn) {
+    List<Dn.Rdn> rdns = new ArrayList<>(dn.rdns().size());
+    for (Dn.Rdn rdn : dn.rdns()) {
+      List<Dn.Ava> avas = new ArrayList<>(rdn.avas().size());
+      for (Dn.Ava ava : rdn.avas()) {
+        AttributeType t = schema.type(ava.type());
+        avas.add(new Dn.Ava(t.defined ? t.name() : ava.type(), ava.value(), ava.berEncoded()));
+      }
+      rdns.add(new Dn.Rdn(avas));
+    }
+    return new Dn(rdns);
+  }
+
+  private static final String DN_SYNTAX = "1.3.6.1.4.1.1466.115.121.1.12";
+
   /** Returns a value's equality key (null when there is no rule or it cannot be read). */
   Object key(AttributeType type, ByteString value) {
     return type.equality == null ? null : type.equality.key(value, schema);
@@ -102,6 +137,19 @@ final class EntryFactory {
   }
 
   /**
+   * Returns the description an attribute is stored and returned under: the type's first name
+   * and the options as written, as slapd does ({@code commonName;lang-en} is kept as
+   * {@code cn;lang-en}); a type the schema does not define keeps the name it was given.
+   */
+  static String canonical(AttributeType t, String description) {
+    if (!t.defined) {
+      return description;
+    }
+    int semi = description.indexOf(';');
+    return semi < 0 ? t.name() : t.name() + description.substring(semi);
+  }
+
+  /**
    * Merges a client's attributes into drafts, in the order first seen.
    *
    * @param imported true for entries loaded at start, which may carry operational attributes
@@ -119,10 +167,10 @@ final class EntryFactory {
         throw new OperationException(ResultCode.PROTOCOL_ERROR, a.description()
             + ": no values for attribute type");
       }
-      Draft d = new Draft(t, a.description());
-      d = drafts.computeIfAbsent(d.id(), k -> new Draft(t, a.description()));
+      Draft d = new Draft(t, canonical(t, a.description()));
+      d = drafts.computeIfAbsent(d.id(), k -> new Draft(t, canonical(t, a.description())));
       for (int i = 0; i < a.size(); i++) {
-        ByteString v = a.value(i);
+        ByteString v = pretty(t, a.value(i));
         Object key = key(t, v);
         if (d.indexOf(v, key) >= 0) {
           throw new OperationException(ResultCode.ATTRIBUTE_OR_VALUE_EXISTS, a.description()
@@ -146,7 +194,7 @@ final class EntryFactory {
     ops.put("createTimestamp", List.of(ByteString.encodeUtf8(now)));
     ops.put("modifiersName", List.of(ByteString.encodeUtf8(creator)));
     ops.put("modifyTimestamp", List.of(ByteString.encodeUtf8(now)));
-    return build(dn, drafts, ops);
+    return build(pretty(dn), drafts, ops);
   }
 
   /**
@@ -163,7 +211,7 @@ final class EntryFactory {
     }
     ops.put("modifiersName", List.of(ByteString.encodeUtf8(modifier)));
     ops.put("modifyTimestamp", List.of(ByteString.encodeUtf8(TIME.format(clock.instant()))));
-    return build(dn, drafts, ops);
+    return build(pretty(dn), drafts, ops);
   }
 
   /** Returns the user attributes of a stored entry as drafts, to change them. */
@@ -260,6 +308,7 @@ final class EntryFactory {
 
   /** Returns the entry with a new DN (its subtree moved or renamed), all else kept. */
   StoredEntry moved(StoredEntry e, Dn dn) {
+    dn = pretty(dn);
     List<StoredEntry.Spec> ops = new ArrayList<>();
     for (StoredEntry.Spec s : e.specs(true)) {
       ops.add(s.type().hasName("entryDN") ? new StoredEntry.Spec(s.type(), s.description(),

@@ -113,7 +113,7 @@ final class Updates {
       throw new OperationException(ResultCode.CONSTRAINT_VIOLATION, a.description()
           + ": no user modification allowed");
     }
-    Draft probe = new Draft(t, a.description());
+    Draft probe = new Draft(t, EntryFactory.canonical(t, a.description()));
     Draft d = drafts.get(probe.id());
     switch (m.type()) {
       case ADD -> add(a, t, drafts, d == null ? put(drafts, probe) : d);
@@ -135,7 +135,7 @@ final class Updates {
           + ": no values given");
     }
     for (int i = 0; i < a.size(); i++) {
-      ByteString v = a.value(i);
+      ByteString v = factory.pretty(t, a.value(i));
       Object key = factory.key(t, v);
       if (d.indexOf(v, key) >= 0) {
         throw new OperationException(ResultCode.ATTRIBUTE_OR_VALUE_EXISTS, "modify/add: "
@@ -181,7 +181,7 @@ final class Updates {
       return;
     }
     for (int i = 0; i < a.size(); i++) {
-      ByteString v = a.value(i);
+      ByteString v = factory.pretty(t, a.value(i));
       Object key = factory.key(t, v);
       if (fresh.indexOf(v, key) >= 0) {
         throw new OperationException(ResultCode.ATTRIBUTE_OR_VALUE_EXISTS, "modify/replace: "
@@ -308,7 +308,7 @@ final class Updates {
       AttributeType t = factory.type(ava.type());
       Draft d = drafts.get(t.key);
       if (d == null) {
-        d = put(drafts, new Draft(t, ava.type()));
+        d = put(drafts, new Draft(t, EntryFactory.canonical(t, ava.type())));
       }
       Object key = factory.key(t, ava.value());
       if (d.indexOf(ava.value(), key) < 0) {
