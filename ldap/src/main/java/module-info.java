@@ -2,6 +2,8 @@
 module dev.ferry.ldap {
   requires transitive dev.ferry.asn1;
   requires transitive java.security.sasl;
+  // LdapPool's metrics; loaded only when an application gives the pool a MeterRegistry
+  requires static micrometer.core;
 
   exports dev.ferry.ldap;
 }
