@@ -10,5 +10,4 @@ module dev.ferry.server {
   requires transitive micrometer.registry.prometheus;
 
   exports dev.ferry.server;
-  exports dev.ferry.server.internal to dev.ferry.broker;
 }

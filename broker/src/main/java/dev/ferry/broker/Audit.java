@@ -29,10 +29,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * At most 16 posts to audit endpoints run at once; beyond, copies are dropped and logged.
  */
 final class Audit implements AutoCloseable {
-  private static final System.Logger LOG = System.getLogger("dev.ferry.http.audit");
+  private static final System.Logger LOG = System.getLogger("dev.ferry.broker.audit");
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss.SSS");
-  private static final Copy NONE = new Copy();
+  /** The copy of a route without an audit target: does nothing. */
+  static final Copy NONE = new Copy();
 
   private final SoapClient client;
   private final AtomicLong sequence = new AtomicLong();

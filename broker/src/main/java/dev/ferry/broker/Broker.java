@@ -1,21 +1,33 @@
 package dev.ferry.broker;
 
 import dev.ferry.client.SoapClient;
-import dev.ferry.server.Metrics;
-import dev.ferry.server.internal.JettyHost;
+import dev.ferry.client.internal.HttpConnections;
+import dev.ferry.client.internal.Transport;
 import dev.ferry.soap.SoapCodec;
-import jakarta.servlet.http.HttpServlet;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
+import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A copy-and-forward SOAP gateway: Jetty 12 on virtual threads, forwarding each request to the
- * backend its {@link Routes} name, with wsa:To rewritten and a {@code ferry:Trace} header added,
- * attachments streamed through as they arrive in both directions (see {@code BrokerServlet}),
- * small requests taken without a thread waiting on them (see {@code BrokerFastPath}),
- * an optional audit copy, and {@code /health} and {@code /metrics}.
+ * A copy-and-forward SOAP gateway on Netty: each request goes to the backend its {@link Routes}
+ * name, with wsa:To rewritten and a {@code ferry:Trace} header added, attachments streamed
+ * through in both directions as they arrive (see {@code Exchange}, the one path every request
+ * takes), an optional audit copy, {@code GET ?wsdl} served from the backend with the broker's
+ * address, and {@code /health} and {@code /metrics}. Callers' and backends' connections share
+ * the event loops; no thread waits for a caller or a backend.
  *
  * <pre>{@code
  * try (Broker broker = Broker.builder().port(8080)
@@ -23,23 +35,23 @@ import java.util.Objects;
  * }</pre>
  */
 public final class Broker implements AutoCloseable {
-  private final JettyHost host;
-  private final SoapClient client;
-  private final BackendClient backend;
+  private final Builder config;
+  private final Transport transport;
+  private final HttpConnections backends;
+  private final BrokerMetrics metrics;
+  private final SoapClient auditClient;
   private final Audit audit;
-  private final Metrics metrics;
-  private final BrokerFastPath fastPath;
+  private final AtomicInteger connections = new AtomicInteger();
+  private Channel listener;
+  private BrokerContext context;
 
   private Broker(Builder b) {
-    this.metrics = b.metrics != null ? b.metrics : Metrics.create("ferry.broker");
-    this.client = SoapClient.builder().codec(b.codec).timeout(b.routes.timeout())
-        .connectTimeout(b.routes.timeout()).bufferBytes(64 * 1024).build();
-    this.backend = new BackendClient(b.routes.timeout(), b.routes.timeout(), 64 * 1024);
-    this.audit = new Audit(client);
-    Forwarding forwarding = new Forwarding(b.routes, b.name);
-    HttpServlet servlet = new BrokerServlet(b.codec, backend, forwarding, metrics, audit);
-    this.fastPath = new BrokerFastPath(b.codec, backend, forwarding, audit, metrics);
-    this.host = new JettyHost(b.host, b.port, Map.of("/*", servlet), metrics::scrape, fastPath);
+    this.config = b;
+    this.transport = Transport.start(b.options.ioThreads(), "ferry-broker");
+    this.backends = new HttpConnections(transport, b.routes.timeout(), b.routes.timeout());
+    this.metrics = new BrokerMetrics(b.routes.routes());
+    this.auditClient = SoapClient.builder().codec(b.codec).timeout(b.routes.timeout()).build();
+    this.audit = new Audit(auditClient);
   }
 
   public static Builder builder() {
@@ -48,36 +60,90 @@ public final class Broker implements AutoCloseable {
 
   /** Starts listening; returns this. */
   public Broker start() throws IOException {
-    host.start();
+    ServerBootstrap b = new ServerBootstrap().group(transport.group())
+        .channel(transport.serverChannel())
+        .option(ChannelOption.SO_BACKLOG, 1024)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+            new WriteBufferWaterMark(64 * 1024, 256 * 1024))
+        .childHandler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {
+            accept(ch);
+          }
+        });
+    try {
+      listener = b.bind(config.host, config.port).sync().channel();
+    } catch (Exception e) {
+      close();
+      throw new IOException("cannot listen on " + config.host + ":" + config.port + ": "
+          + e.getMessage(), e);
+    }
+    InetSocketAddress at = (InetSocketAddress) listener.localAddress();
+    context = new BrokerContext(config.codec, new Forwarding(config.routes, config.name),
+        backends, config.options, metrics, audit, new AtomicInteger(),
+        "http://" + hostForUrl(config.host) + ":" + at.getPort());
     return this;
   }
 
+  /** Sets up a caller's connection, or closes it past {@link BrokerOptions#maxConnections}. */
+  private void accept(Channel ch) {
+    if (connections.incrementAndGet() > config.options.maxConnections()) {
+      connections.decrementAndGet();
+      ch.close();
+      return;
+    }
+    ch.closeFuture().addListener(f -> connections.decrementAndGet());
+    CallerHandler.RawReads raw = new CallerHandler.RawReads();
+    ch.pipeline().addLast(raw,
+        new IdleStateHandler(config.options.requestTimeout().toMillis(), 0, 0,
+            TimeUnit.MILLISECONDS),
+        new HttpServerCodec(new HttpDecoderConfig().setMaxInitialLineLength(8192)
+            .setMaxHeaderSize(16 * 1024).setMaxChunkSize(64 * 1024)),
+        new HttpServerExpectContinueHandler(),
+        new CallerHandler(context, raw));
+  }
+
+  private static String hostForUrl(String host) {
+    return host.contains(":") ? "[" + host + "]" : host;
+  }
+
   public int port() {
-    return host.port();
+    return ((InetSocketAddress) listener.localAddress()).getPort();
   }
 
   /** Returns the URL of {@code path} on this broker. */
   public URI uri(String path) {
-    return host.uri(path);
+    return URI.create(context.localAddress() + path);
   }
 
-  public Metrics metrics() {
-    return metrics;
+  /** The broker's meters (to add a binder, or read them in a test). */
+  public PrometheusMeterRegistry registry() {
+    return metrics.registry();
   }
 
-  /** How many exchanges went by the fast path for small requests. */
-  long fastPathExchanges() {
-    return fastPath.exchanges();
+  /** Returns every meter in the Prometheus text format, as {@code /metrics} serves it. */
+  public String scrape() {
+    return metrics.scrape();
   }
 
+  /** Exchanges being forwarded now. */
+  public long inFlight() {
+    return metrics.inFlight();
+  }
+
+  /** Stops listening, closes every connection, and waits for audit copies in flight. */
   @Override
-  public void close() throws IOException {
+  public void close() {
     try {
-      host.close();
+      if (listener != null) {
+        listener.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+      }
+      backends.close();
+      transport.close();
     } finally {
       audit.close();
-      backend.close();
-      client.close();
+      auditClient.close();
     }
   }
 
@@ -87,7 +153,7 @@ public final class Broker implements AutoCloseable {
     private int port;
     private Routes routes;
     private SoapCodec codec = SoapCodec.create();
-    private Metrics metrics;
+    private BrokerOptions options = BrokerOptions.DEFAULTS;
     private String name = "ferry-broker";
 
     private Builder() {}
@@ -109,14 +175,15 @@ public final class Broker implements AutoCloseable {
       return this;
     }
 
-    /** The codec (limits) callers' requests and backends' replies are read with. */
+    /** The codec (limits) callers' requests are read with. */
     public Builder codec(SoapCodec codec) {
       this.codec = Objects.requireNonNull(codec);
       return this;
     }
 
-    public Builder metrics(Metrics metrics) {
-      this.metrics = metrics;
+    /** How callers are treated and bytes held (see {@link BrokerOptions}). */
+    public Builder options(BrokerOptions options) {
+      this.options = Objects.requireNonNull(options);
       return this;
     }
 

@@ -1,22 +1,19 @@
 package dev.ferry.broker;
 
 import dev.ferry.bytes.DecodeException;
-import dev.ferry.server.internal.FaultReplies;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.HeaderBlock;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.SoapVersion;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpTimeoutException;
+import java.net.SocketTimeoutException;
 import javax.xml.namespace.QName;
 
 /**
- * What the broker does with a request it forwards, whichever way it came in ({@link
- * BrokerServlet}, which streams, or {@link BrokerFastPath} for small requests): pick the route,
- * rewrite wsa:To and add the trace header on the message's overlay, and the faults for what
- * can fail on the way. Both paths share it so that their messages and faults cannot drift
- * apart.
+ * What the broker does to a request it forwards: pick the route, rewrite (or set) wsa:To and
+ * add the trace header on the message's overlay; and the faults for what can fail on the way.
+ * A fault for a backend's failure tells the caller which service failed and how (down, slow,
+ * broken), never the backend's address or the transport's words, which go to the log.
  */
 final class Forwarding {
   /** The trace header block the broker adds to every forwarded request. */
@@ -31,6 +28,10 @@ final class Forwarding {
     this.name = name;
   }
 
+  Routes routes() {
+    return routes;
+  }
+
   /**
    * Picks the route for a request to {@code path} and changes the message for it; returns null,
    * leaving the message as it was, if no route matches.
@@ -40,7 +41,7 @@ final class Forwarding {
     if (route == null) {
       return null;
     }
-    if (message.addressing().to() != null) {
+    if (route.alwaysSetTo() || message.addressing().to() != null) {
       message.addressing().setTo(route.to().toString());
     }
     message.addHeader(HeaderBlock.text(TRACE, name + " " + Long.toHexString(System.nanoTime())));
@@ -56,20 +57,18 @@ final class Forwarding {
   }
 
   /**
-   * The fault for a forward to {@code backend} that failed before its reply began: the rest of
-   * the caller's request could not be read (Sender, naming a limit that was hit), the backend
-   * timed out or failed (Receiver, naming it).
+   * The fault for a forward on {@code route} that failed before its reply began: the rest of
+   * the caller's request could not be read (Sender, naming what and where), or the backend was
+   * down, slow or broke (Receiver, naming the route only).
    */
-  static Fault failed(SoapVersion version, URI backend, IOException e) {
+  static Fault failed(SoapVersion version, Routes.Route route, IOException e) {
     if (e instanceof DecodeException d) {
-      return FaultReplies.forBadInput(version, d);
+      return Fault.forBadInput(version, d);
     }
-    if (e instanceof HttpTimeoutException) {
-      return Fault.of(version, version.receiverFaultCode(), "the backend " + backend
-          + " timed out: " + e.getMessage());
+    String service = "the service behind " + route.path();
+    if (e instanceof SocketTimeoutException) {
+      return Fault.of(version, version.receiverFaultCode(), service + " timed out");
     }
-    String m = e.getMessage();
-    return Fault.of(version, version.receiverFaultCode(), "the backend " + backend
-        + " failed: " + e.getClass().getSimpleName() + (m == null ? "" : ": " + m));
+    return Fault.of(version, version.receiverFaultCode(), service + " is unavailable");
   }
 }

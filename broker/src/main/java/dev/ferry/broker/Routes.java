@@ -26,19 +26,35 @@ import org.yaml.snakeyaml.error.YAMLException;
  *     action: urn:testMtom  # optional: only requests with this wsa:Action or SOAPAction
  *     to: http://127.0.0.1:8081/echo
  *     audit: /var/log/ferry-audit   # optional: a copy of each request, to a directory or URL
+ *     wsaTo: always       # optional: set wsa:To to the backend even if the caller sent none
+ *                         # (default if-present: rewrite it only where the caller sent one)
  * </pre>
  *
  * The first route whose path (and action, if given) matches wins. Immutable.
  */
 public final class Routes {
-  private static final Set<String> ROUTE_KEYS = Set.of("path", "action", "to", "audit");
+  private static final Set<String> ROUTE_KEYS = Set.of("path", "action", "to", "audit",
+      "wsaTo");
   private static final Set<String> TOP_KEYS = Set.of("timeout", "routes");
 
   private final List<Route> routes;
   private final Duration timeout;
 
-  /** One route: where requests for a path (and action) go, and where their copy goes. */
-  public record Route(String path, String action, URI to, String audit) {
+  /**
+   * One route: where requests for a path (and action) go, where their copy goes, and whether
+   * wsa:To is set even where the caller sent none.
+   */
+  public record Route(String path, String action, URI to, String audit, boolean alwaysSetTo) {
+    /** A route that rewrites wsa:To only where the caller sent one. */
+    public Route(String path, String action, URI to, String audit) {
+      this(path, action, to, audit, false);
+    }
+
+    /** The route's name in metrics and logs: its path, and its action if it has one. */
+    public String name() {
+      return action == null ? path : path + " " + action;
+    }
+
     /** Returns true if the audit copy goes to an HTTP endpoint rather than a directory. */
     public boolean auditsToUrl() {
       return audit != null && (audit.startsWith("http://") || audit.startsWith("https://"));
@@ -105,10 +121,16 @@ public final class Routes {
     }
     if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())
         || uri.getHost() == null) {
-      throw new IllegalArgumentException(where + ".to: expected an http(s) URL, got " + to);
+      throw new IllegalArgumentException(where + ".to: expected an http:// or https:// URL, got "
+          + to);
+    }
+    String wsaTo = string(m, "wsaTo", where, false);
+    if (wsaTo != null && !wsaTo.equals("always") && !wsaTo.equals("if-present")) {
+      throw new IllegalArgumentException(where + ".wsaTo: expected always or if-present, got "
+          + wsaTo);
     }
     return new Route(path, string(m, "action", where, false), uri,
-        string(m, "audit", where, false));
+        string(m, "audit", where, false), "always".equals(wsaTo));
   }
 
   private static Map<?, ?> map(Object o, String where) {
@@ -172,6 +194,16 @@ public final class Routes {
   /** Returns how long a backend exchange may make no progress. */
   public Duration timeout() {
     return timeout;
+  }
+
+  /** Returns the first route for {@code path}, whatever its action, or null. */
+  public Route forPath(String path) {
+    for (Route r : routes) {
+      if (r.path().equals(path)) {
+        return r;
+      }
+    }
+    return null;
   }
 
   /**

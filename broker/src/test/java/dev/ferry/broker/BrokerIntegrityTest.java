@@ -60,7 +60,7 @@ class BrokerIntegrityTest {
         }
       }
       assertThat(tally.corrupted).hasValue(0);
-      assertThat(tally.lost).hasValue(0);
+      assertThat(tally.lost).as("calls lost; the first: %s", tally.firstLoss.get()).hasValue(0);
       assertThat(tally.notFaults).hasValue(0);
       assertThat(tally.ok.get() + tally.faults.get()).isEqualTo(CALLS);
       assertThat(tally.faults).hasValue(0); // on loopback, nothing should even fail
@@ -73,6 +73,8 @@ class BrokerIntegrityTest {
     final AtomicInteger lost = new AtomicInteger();
     final AtomicInteger faults = new AtomicInteger();
     final AtomicInteger notFaults = new AtomicInteger();
+    final java.util.concurrent.atomic.AtomicReference<Throwable> firstLoss =
+        new java.util.concurrent.atomic.AtomicReference<>();
   }
 
   private static void call(SoapClient client, Broker broker, int i, Tally tally) {
@@ -120,6 +122,7 @@ class BrokerIntegrityTest {
         tally.ok.incrementAndGet();
       }
     } catch (IOException e) {
+      tally.firstLoss.compareAndSet(null, e);
       tally.lost.incrementAndGet();
       tally.notFaults.incrementAndGet();
     }

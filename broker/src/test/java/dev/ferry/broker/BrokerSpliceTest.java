@@ -80,7 +80,7 @@ class BrokerSpliceTest {
   /** An envelope that grows by more than the room before the request is written anew. */
   @Test
   void anEnvelopeOutgrowingTheRoomIsWrittenAnew() throws Exception {
-    String query = "?" + "q".repeat(FastExchange.HEADROOM + 100);
+    String query = "?" + "q".repeat(Exchange.HEADROOM + 100);
     Received got = forward(request("long"), query);
     assertThat(got.contentType()).doesNotContain(BOUNDARY);
     assertThat(got.message().addressing().to()).isEqualTo(got.backend()).endsWith(query);
@@ -128,8 +128,7 @@ class BrokerSpliceTest {
       Fault f = Fault.read(CODEC.read(new ByteArrayInputStream(r.body()),
           r.headers().firstValue("Content-Type").orElseThrow()).toMessage());
       assertThat(f.code()).isEqualTo(SoapVersion.SOAP_11.senderFaultCode());
-      assertThat(broker.fastPathExchanges()).isEqualTo(1);
-      assertThat(broker.metrics().inFlight()).isZero();
+      assertThat(broker.inFlight()).isZero();
     }
   }
 
@@ -206,7 +205,6 @@ class BrokerSpliceTest {
           .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(200);
-      assertThat(broker.fastPathExchanges()).isEqualTo(1);
       return got.get(20, TimeUnit.SECONDS);
     }
   }

@@ -1,31 +1,22 @@
 package dev.ferry.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
 import dev.ferry.client.SoapResponse;
-import dev.ferry.mime.MimeLimits;
 import dev.ferry.sample.EchoService;
 import dev.ferry.server.Dispatcher;
 import dev.ferry.server.SoapServer;
 import dev.ferry.soap.Addressing;
-import dev.ferry.soap.Fault;
 import dev.ferry.soap.HeaderBlock;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.SoapCodec;
-import dev.ferry.soap.SoapLimits;
 import dev.ferry.soap.SoapVersion;
 import dev.ferry.testkit.Blobs;
 import dev.ferry.xop.MtomPolicy;
-import dev.ferry.xop.XopCodec;
-import dev.ferry.xop.XopLimits;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +29,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** The broker between Ferry's client and Ferry's server: forwarding, changes, failures. */
 class BrokerTest {
@@ -86,14 +76,14 @@ class BrokerTest {
       assertThat(echo.name()).isEqualTo("via broker");
       assertThat(echo.attachinfo()).isEqualTo(blob);
     }
-    assertThat(broker.metrics().scrape()).contains("ferry_broker_requests_total");
+    assertThat(broker.scrape()).contains("ferry_broker_requests_total");
   }
 
   @Test
   void rewritesToAndAddsATraceHeader() throws IOException {
     AtomicReference<String> seen = new AtomicReference<>();
     server = SoapServer.builder().endpoint("/svc", Dispatcher.builder().fallback(req -> {
-      seen.set(req.addressing().to() + " | " + req.header(BrokerServlet.TRACE).text());
+      seen.set(req.addressing().to() + " | " + req.header(Forwarding.TRACE).text());
       return EchoService.echo(req);
     }).build()).build().start();
     broker("routes:\n  - path: /front\n    action: urn:testMtom\n    to: "
@@ -116,103 +106,6 @@ class BrokerTest {
       assertThat(EchoService.readEcho(r.message()).length()).isEqualTo(10_000);
     }
     assertThat(seen.get()).startsWith(server.uri("/svc") + " | ferry-broker ");
-  }
-
-  @Test
-  void noRouteIsASenderFault() throws IOException {
-    echoServer();
-    broker("routes:\n  - path: /echo\n    to: " + server.uri("/echo") + "\n");
-    try (SoapResponse r = client.call(broker.uri("/elsewhere"), EchoService.request(CODEC,
-        SoapVersion.SOAP_12, MtomPolicy.NEVER, "x", ByteString.of()), null)) {
-      assertThat(r.status()).isEqualTo(400);
-      Fault f = r.fault();
-      assertThat(f.code()).isEqualTo(SoapVersion.SOAP_12.senderFaultCode());
-      assertThat(f.reason()).contains("no route for /elsewhere");
-    }
-  }
-
-  @Test
-  void aBackendThatIsDownIsAReceiverFault() throws IOException {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    broker("timeout: 5s\nroutes:\n  - path: /echo\n    to: http://127.0.0.1:" + port + "/x\n");
-    try (SoapResponse r = client.call(broker.uri("/echo"), EchoService.request(CODEC,
-        SoapVersion.SOAP_11, MtomPolicy.ALWAYS, "x", ByteString.of(new byte[5000])), null)) {
-      assertThat(r.status()).isEqualTo(500);
-      assertThat(r.fault().reason()).contains("the backend http://127.0.0.1:" + port)
-          .contains("failed");
-    }
-  }
-
-  @Test
-  void aSlowBackendIsAFaultWithinTheTimeout() throws IOException {
-    server = SoapServer.builder().endpoint("/slow", Dispatcher.builder().fallback(req -> {
-      Thread.sleep(10_000);
-      return null;
-    }).build()).build().start();
-    broker("timeout: 500ms\nroutes:\n  - path: /echo\n    to: " + server.uri("/slow") + "\n");
-    long start = System.nanoTime();
-    try (SoapResponse r = client.call(broker.uri("/echo"), EchoService.request(CODEC,
-        SoapVersion.SOAP_11, MtomPolicy.NEVER, "x", ByteString.of()), null)) {
-      assertThat(r.status()).isEqualTo(500);
-      assertThat(r.fault().reason()).contains("timed out");
-    }
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
-  }
-
-  /** Above 64 KiB the broker streams the reply from its headers on; below, it holds it first. */
-  @ParameterizedTest(name = "Content-Length {0}")
-  @ValueSource(ints = {100_000, 30_000})
-  void aBackendBreakingMidReplyAbortsTheCallerRatherThanTruncating(int length) throws Exception {
-    try (ServerSocket backend = new ServerSocket(0)) {
-      Thread.ofVirtual().start(() -> breakMidReply(backend, length));
-      broker("timeout: 5s\nroutes:\n  - path: /echo\n    to: http://127.0.0.1:"
-          + backend.getLocalPort() + "/x\n");
-      assertThatThrownBy(() -> {
-        try (SoapResponse r = client.call(broker.uri("/echo"), EchoService.request(CODEC,
-            SoapVersion.SOAP_11, MtomPolicy.ALWAYS, "x", ByteString.of(new byte[3000])), null)) {
-          EchoService.readEcho(r.message(), OutputStream.nullOutputStream());
-        }
-      }).isInstanceOf(IOException.class);
-    }
-  }
-
-  /** Reads a request, then sends the start of an MTOM reply and hangs up. */
-  private static void breakMidReply(ServerSocket backend, int length) {
-    try (Socket s = backend.accept()) {
-      InputStream in = s.getInputStream();
-      byte[] buf = new byte[65536];
-      in.read(buf); // enough of the request for this test
-      String head = "HTTP/1.1 200 OK\r\nContent-Type: multipart/related; type=\"application/"
-          + "xop+xml\"; boundary=b; start-info=\"text/xml\"\r\nContent-Length: " + length
-          + "\r\n\r\n"
-          + "--b\r\nContent-Type: application/xop+xml; type=\"text/xml\"\r\n\r\n"
-          + "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body>"
-          + "<t:testMtomResponse xmlns:t=\"" + EchoService.NAMESPACE + "\"><t:name>x</t:name>"
-          + "<t:attachinfo><xop:Include xmlns:xop=\"http://www.w3.org/2004/08/xop/include\""
-          + " href=\"cid:a\"/></t:attachinfo></t:testMtomResponse></s:Body></s:Envelope>\r\n"
-          + "--b\r\nContent-ID: <a>\r\n\r\n" + "z".repeat(2000);
-      s.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
-      s.getOutputStream().flush();
-    } catch (IOException e) {
-      // the test sees the outcome on the caller's side
-    }
-  }
-
-  @Test
-  void aLimitHitInTheBrokerIsAFaultNamingTheLimit() throws IOException {
-    echoServer();
-    SoapCodec small = SoapCodec.create(SoapLimits.builder().xop(XopLimits.builder()
-        .mime(MimeLimits.builder().maxPartBytes(100_000).build()).build()).build(),
-        XopCodec.builder());
-    broker("routes:\n  - path: /echo\n    to: " + server.uri("/echo") + "\n", small);
-    try (SoapResponse r = client.call(broker.uri("/echo"), EchoService.request(CODEC,
-        SoapVersion.SOAP_11, MtomPolicy.ALWAYS, "x", ByteString.of(new byte[300_000])), null)) {
-      assertThat(r.status()).isEqualTo(500);
-      assertThat(r.fault().reason()).contains("MimeLimits.maxPartBytes");
-    }
   }
 
   @Test
@@ -240,7 +133,7 @@ class BrokerTest {
       EchoService.Echo e = EchoService.readEcho(copy);
       assertThat(e.name()).isEqualTo("audited");
       assertThat(e.attachinfo()).isEqualTo(blob);
-      assertThat(copy.header(BrokerServlet.TRACE)).isNotNull();
+      assertThat(copy.header(Forwarding.TRACE)).isNotNull();
     }
   }
 }

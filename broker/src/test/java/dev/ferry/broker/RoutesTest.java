@@ -31,7 +31,7 @@ class RoutesTest {
     assertThatThrownBy(() -> Routes.parse("routes:\n  - path: svc\n    to: http://x/\n"))
         .hasMessageContaining("routes[0].path: must start with /");
     assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n    to: ftp://x/\n"))
-        .hasMessageContaining("routes[0].to: expected an http(s) URL");
+        .hasMessageContaining("routes[0].to: expected an http:// or https:// URL");
     assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n"))
         .hasMessageContaining("routes[0].to: missing");
     assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n    too: http://x/\n"))

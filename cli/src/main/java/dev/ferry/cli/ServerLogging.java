@@ -14,7 +14,7 @@ final class ServerLogging {
 
   // Held here: JUL keeps loggers weakly, and a collected one would forget its level.
   private static final Logger JETTY = Logger.getLogger("org.eclipse.jetty");
-  private static final Logger ACCESS = Logger.getLogger("dev.ferry.http.access");
+  private static final Logger ACCESS = Logger.getLogger("dev.ferry.access");
 
   private ServerLogging() {}
 

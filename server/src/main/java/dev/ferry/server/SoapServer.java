@@ -30,8 +30,8 @@ public final class SoapServer implements AutoCloseable {
     this.metrics = b.metrics != null ? b.metrics : Metrics.create("ferry.server");
     Map<String, HttpServlet> servlets = new LinkedHashMap<>();
     b.endpoints.forEach((path, dispatcher) ->
-        servlets.put(path, new SoapServlet(b.codec, dispatcher, metrics)));
-    this.host = new JettyHost(b.host, b.port, servlets, metrics::scrape);
+        servlets.put(path, new SoapServlet(b.codec, dispatcher, metrics, b.options)));
+    this.host = new JettyHost(b.host, b.port, servlets, metrics::scrape, b.options);
   }
 
   public static Builder builder() {
@@ -70,8 +70,15 @@ public final class SoapServer implements AutoCloseable {
     private int port;
     private SoapCodec codec = SoapCodec.create();
     private Metrics metrics;
+    private ServerOptions options = ServerOptions.DEFAULTS;
 
     private Builder() {}
+
+    /** How callers are treated (see {@link ServerOptions}). */
+    public Builder options(ServerOptions options) {
+      this.options = Objects.requireNonNull(options);
+      return this;
+    }
 
     /** The address to bind: loopback by default; {@code 0.0.0.0} for every interface. */
     public Builder host(String host) {

@@ -2,16 +2,18 @@ package dev.ferry.server;
 
 import dev.ferry.bytes.DecodeException;
 import dev.ferry.mime.MediaType;
+import dev.ferry.server.internal.CountingInputStream;
 import dev.ferry.server.internal.CountingOutputStream;
 import dev.ferry.server.internal.FaultReplies;
 import dev.ferry.server.internal.HttpSoap;
-import dev.ferry.server.internal.SoapHttpServlet;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
+import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
+import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -19,8 +21,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.xml.namespace.QName;
 
 /**
@@ -28,60 +29,176 @@ import javax.xml.namespace.QName;
  * is Ferry's own embedded one).
  *
  * <p>POST carries SOAP 1.1 ({@code text/xml}), SOAP 1.2 ({@code application/soap+xml}) or
- * either as MTOM/SwA ({@code multipart/related}); any other Content-Type is answered 415. GET
- * {@code ?wsdl} serves the dispatcher's WSDL with this URL as the service address; other methods
- * get 405. Input that cannot be read, a limit that is hit, mustUnderstand headers nobody
- * understands, an unknown operation and endpoint failures are SOAP faults (HTTP 500, or 400 for
- * a SOAP 1.2 Sender fault), each naming what went wrong and where. The whole request is read
+ * either as MTOM/SwA ({@code multipart/related}); any other Content-Type, and any
+ * Content-Encoding, is answered 415. GET {@code ?wsdl} serves the dispatcher's WSDL with the
+ * service's address (the configured public one, else the address the request came in on, never
+ * the request's Host); other methods get 405. Input that cannot be read, a limit that is hit,
+ * mustUnderstand headers nobody understands, an unknown operation and endpoint failures are SOAP
+ * faults (HTTP 500, or 400 for a SOAP 1.2 Sender fault), each naming what went wrong and where;
+ * past {@link ServerOptions#maxRequests} a request gets 503 at once. The whole request is read
  * before the reply is written (attachments the endpoint left are spooled), since many HTTP/1.1
  * clients only read once they have sent everything; the request's temp files are deleted when
  * the reply is out.
  */
-public class SoapServlet extends SoapHttpServlet {
+public class SoapServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
-  private static final Pattern ADDRESS = Pattern.compile(
-      "(<(?:[A-Za-z0-9_]+:)?address\\b[^>]*?\\slocation=\")[^\"]*(\")");
 
+  private final transient SoapCodec codec;
   private final transient Dispatcher dispatcher;
+  private final transient Metrics metrics;
+  private final transient ServerOptions options;
+  private final transient AtomicInteger inFlight = new AtomicInteger();
 
   public SoapServlet(SoapCodec codec, Dispatcher dispatcher, Metrics metrics) {
-    super(codec, metrics);
-    this.dispatcher = dispatcher;
+    this(codec, dispatcher, metrics, ServerOptions.DEFAULTS);
   }
+
+  public SoapServlet(SoapCodec codec, Dispatcher dispatcher, Metrics metrics,
+      ServerOptions options) {
+    this.codec = codec;
+    this.dispatcher = dispatcher;
+    this.metrics = metrics;
+    this.options = options;
+  }
+
+  /** What became of one exchange, for the metrics and the access log. */
+  private record Outcome(int status, String note) {}
 
   @Override
   protected void doGet(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
     String query = request.getQueryString();
     if (query == null || !query.equalsIgnoreCase("wsdl") || dispatcher.wsdl() == null) {
-      response.setHeader("Allow", "POST");
-      response.sendError(HttpServletResponse.SC_METHOD_NOT_ALLOWED,
-          "SOAP endpoints take POST (or GET ?wsdl)");
+      notAllowed(response);
       return;
     }
-    String here = request.getRequestURL().toString();
-    String wsdl = ADDRESS.matcher(dispatcher.wsdl())
-        .replaceAll("$1" + Matcher.quoteReplacement(here) + "$2");
+    String wsdl = SoapBinding.withServiceAddress(dispatcher.wsdl(), address(request));
     byte[] bytes = wsdl.getBytes(StandardCharsets.UTF_8);
     response.setContentType("text/xml; charset=UTF-8");
     response.setContentLength(bytes.length);
     response.getOutputStream().write(bytes);
   }
 
-  @Override
-  public String meterName(HttpServletRequest request) {
-    return request.getServletPath();
+  /** The service's address: the public one configured, else where the request came in. */
+  private String address(HttpServletRequest request) {
+    String base = options.publicAddress() != null
+        ? options.publicAddress().toString().replaceAll("/+$", "")
+        : request.getScheme() + "://" + hostForUrl(request.getLocalAddr()) + ":"
+            + request.getLocalPort();
+    return base + request.getRequestURI();
+  }
+
+  private static String hostForUrl(String host) {
+    return host.contains(":") ? "[" + host + "]" : host;
   }
 
   @Override
-  public Outcome handle(HttpServletRequest request, HttpServletResponse response,
+  protected void doPut(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    notAllowed(response);
+  }
+
+  @Override
+  protected void doDelete(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    notAllowed(response);
+  }
+
+  @Override
+  protected void doOptions(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    notAllowed(response);
+  }
+
+  @Override
+  protected void doTrace(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    notAllowed(response); // a TRACE would echo the caller's headers, cookies included
+  }
+
+  private static void notAllowed(HttpServletResponse response) throws IOException {
+    response.setHeader("Allow", "POST, GET");
+    response.sendError(HttpServletResponse.SC_METHOD_NOT_ALLOWED,
+        "SOAP endpoints take POST (or GET ?wsdl)");
+  }
+
+  @Override
+  protected final void doPost(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    long start = System.nanoTime();
+    metrics.started();
+    CountingInputStream in = new CountingInputStream(request.getInputStream(),
+        metrics::requestBytes);
+    CountingOutputStream out = new CountingOutputStream(response.getOutputStream());
+    Outcome outcome = null;
+    boolean admitted = inFlight.incrementAndGet() <= options.maxRequests();
+    try {
+      outcome = admitted ? intake(request, response, in, out) : busy(request, response);
+    } finally {
+      inFlight.decrementAndGet();
+      if (outcome == null) {
+        outcome = new Outcome(response.getStatus(), "aborted mid-reply");
+      }
+      long nanos = System.nanoTime() - start;
+      metrics.finished(request.getServletPath(), outcome.status(), nanos, in.count(),
+          out.count());
+      HttpSoap.log(request, outcome.status(), in.count(), out.count(), nanos, outcome.note());
+    }
+  }
+
+  private Outcome intake(HttpServletRequest request, HttpServletResponse response,
+      CountingInputStream in, CountingOutputStream out) throws IOException {
+    String contentType = request.getContentType();
+    MediaType type = HttpSoap.mediaType(contentType);
+    SoapVersion version = type == null ? null : SoapBinding.version(type);
+    if (version == null) {
+      response.sendError(HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
+          "expected text/xml (SOAP 1.1), application/soap+xml (SOAP 1.2) or multipart/related,"
+          + " got " + contentType);
+      return new Outcome(415, null);
+    }
+    String encoding = request.getHeader("Content-Encoding");
+    if (encoding != null && !encoding.equalsIgnoreCase("identity")) {
+      response.sendError(HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, "Content-Encoding "
+          + encoding + " is not accepted: send the message uncompressed");
+      return new Outcome(415, null);
+    }
+    MessageBuffer buffer;
+    try {
+      buffer = codec.read(in, contentType);
+    } catch (DecodeException e) {
+      return fault(response, Fault.forBadInput(version, e));
+    }
+    try {
+      return serve(request, response, type, buffer, in, out);
+    } finally {
+      buffer.close();
+    }
+  }
+
+  /** Past {@link ServerOptions#maxRequests}: 503, a Receiver fault, and when to come back. */
+  private Outcome busy(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    MediaType type = HttpSoap.mediaType(request.getContentType());
+    SoapVersion v = type == null ? null : SoapBinding.version(type);
+    SoapVersion version = v == null ? SoapVersion.SOAP_11 : v;
+    Fault f = Fault.of(version, version.receiverFaultCode(), "the server is busy: "
+        + options.maxRequests() + " requests are in progress, the most it serves at once"
+        + " (ServerOptions.maxRequests); try again");
+    response.setHeader("Retry-After", "1");
+    response.setHeader("Connection", "close"); // the request's body is not read
+    FaultReplies.write(response, codec, f, 503);
+    return new Outcome(503, "fault: " + f.reason());
+  }
+
+  private Outcome serve(HttpServletRequest request, HttpServletResponse response,
       MediaType type, MessageBuffer buffer, InputStream in, CountingOutputStream out)
       throws IOException {
     Message message = buffer.toMessage();
     SoapVersion version = message.version();
     Payload reply;
     try {
-      reply = handle(message, HttpSoap.soapAction(request, type));
+      reply = dispatch(message, HttpSoap.soapAction(request, type));
       if (buffer.attachments() != null) {
         buffer.attachments().attachments(); // read (spool) the rest before answering
       }
@@ -89,7 +206,7 @@ public class SoapServlet extends SoapHttpServlet {
       drain(buffer, in);
       return fault(response, e.fault());
     } catch (DecodeException e) {
-      return fault(response, FaultReplies.forBadInput(version, e));
+      return fault(response, Fault.forBadInput(version, e));
     } catch (Exception e) {
       drain(buffer, in);
       return fault(response, Fault.of(version, version.receiverFaultCode(),
@@ -106,7 +223,7 @@ public class SoapServlet extends SoapHttpServlet {
     return new Outcome(200, null);
   }
 
-  private Payload handle(Message message, String soapAction) throws Exception {
+  private Payload dispatch(Message message, String soapAction) throws Exception {
     SoapVersion version = message.version();
     List<?> missed = message.notUnderstood(dispatcher.understood(), Set.of());
     if (!missed.isEmpty()) {
@@ -122,6 +239,16 @@ public class SoapServlet extends SoapHttpServlet {
           + (element == null ? "an empty Body (it holds no element)" : "Body element " + element)));
     }
     return endpoint.handle(message);
+  }
+
+  private Outcome fault(HttpServletResponse response, Fault fault) throws IOException {
+    FaultReplies.write(response, codec, fault);
+    return new Outcome(SoapBinding.status(fault), "fault: " + fault.reason());
+  }
+
+  /** How much may follow a request's message: the codec's MIME epilogue limit. */
+  private int epilogueBytes() {
+    return codec.limits().xop().mime().maxEpilogueBytes();
   }
 
   /** Reads the rest of a request that is answered with a fault, so the client can read it. */

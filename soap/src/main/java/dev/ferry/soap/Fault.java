@@ -2,6 +2,7 @@ package dev.ferry.soap;
 
 import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.ByteStringBuilder;
+import dev.ferry.bytes.DecodeException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,29 @@ public final class Fault {
     this.reason = reason;
     this.role = role;
     this.detail = detail;
+  }
+
+  /** Ferry's namespace for fault subcodes and details. */
+  public static final String FERRY_NS = "urn:dev.ferry:fault";
+
+  /**
+   * Returns the fault that answers input that could not be read: VersionMismatch for an
+   * envelope of an unknown namespace; else a Sender fault whose reason says what and where, with
+   * the subcode {@code ferry:LimitExceeded} and a {@code ferry:limit} detail (name, value, value
+   * seen) when a limit was hit.
+   */
+  public static Fault forBadInput(SoapVersion version, DecodeException e) {
+    if (e instanceof VersionMismatchException) {
+      return of(version, version.versionMismatchFaultCode(), e.getMessage());
+    }
+    Fault f = of(version, version.senderFaultCode(), e.getMessage());
+    if (e.isLimitExceeded()) {
+      f = f.withSubcode(new QName(FERRY_NS, "LimitExceeded", "ferry"))
+          .withDetail("<ferry:limit xmlns:ferry=\"" + FERRY_NS + "\" name=\""
+              + e.limitName() + "\" value=\"" + e.limitValue() + "\" actual=\""
+              + e.actualValue() + "\"/>");
+    }
+    return f;
   }
 
   /** Returns a fault of {@code version} with {@code code} and {@code reason}. */

@@ -2,6 +2,8 @@ package dev.ferry.soap;
 
 import dev.ferry.mime.MediaType;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What the SOAP 1.1 and 1.2 HTTP bindings say about a message's media type, its action and a
@@ -9,6 +11,9 @@ import java.util.Locale;
  */
 public final class SoapBinding {
   private static final String XOP_TYPE = "application/xop+xml";
+  /** A WSDL port's address element (SOAP 1.1 or 1.2 binding), whatever its prefix. */
+  private static final Pattern ADDRESS = Pattern.compile(
+      "(<(?:[A-Za-z0-9_]+:)?address\\b[^>]*?\\slocation=\")[^\"]*(\")");
 
   private SoapBinding() {}
 
@@ -77,6 +82,15 @@ public final class SoapBinding {
       return 400;
     }
     return 500;
+  }
+
+  /**
+   * Returns {@code wsdl} with the location of every port's {@code soap:address} (or
+   * {@code soap12:address}) replaced by {@code address}: a service serves its WSDL with the
+   * address its callers reach it at.
+   */
+  public static String withServiceAddress(String wsdl, String address) {
+    return ADDRESS.matcher(wsdl).replaceAll("$1" + Matcher.quoteReplacement(address) + "$2");
   }
 
   /** Returns the Content-Type of a plain envelope of {@code version}, in UTF-8. */

@@ -8,7 +8,7 @@ import java.util.logging.Logger;
  * synchronized handler, would measure the console (CXF logs nothing per call by default).
  */
 final class AccessLog {
-  private static final Logger ACCESS = Logger.getLogger("dev.ferry.http.access");
+  private static final Logger ACCESS = Logger.getLogger("dev.ferry.access");
 
   private AccessLog() {}
 

@@ -164,12 +164,19 @@ public final class ChannelInputStream extends InputStream {
     }
   }
 
-  /** Releases what waits unread; the channel is its owner's to reuse or close. */
+  /**
+   * Releases what waits unread, and drops what comes later; the channel reads on (its owner
+   * decides whether to reuse or close it).
+   */
   @Override
   public void close() {
     lock.lock();
     try {
       closed = true;
+      if (paused) {
+        paused = false;
+        channel.config().setAutoRead(true);
+      }
       for (ByteBuf c; (c = chunks.poll()) != null; ) {
         c.release();
       }

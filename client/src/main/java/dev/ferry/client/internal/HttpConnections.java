@@ -9,14 +9,21 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.AttributeKey;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Deque;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
 
 /**
  * HTTP/1.1 connections to origins, kept alive and reused: one exchange at a time each, the most
@@ -28,20 +35,26 @@ public final class HttpConnections implements AutoCloseable {
   /** Connections kept idle per origin and loop; more are closed as they come back. */
   private static final int MAX_IDLE = 256;
 
-  /** Where a request goes: scheme, host and port of a URL. */
-  public record Origin(String host, int port) {
-    /** The origin of an {@code http} URL. */
+  /** Where a request goes: scheme (TLS or not), host and port of a URL. */
+  public record Origin(boolean tls, String host, int port) {
+    /** The origin of an {@code http} or {@code https} URL. */
     public static Origin of(URI uri) {
-      if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
-        throw new IllegalArgumentException("expected an http:// URL, got " + uri);
+      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+      if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
+        throw new IllegalArgumentException("expected an http:// or https:// URL, got " + uri);
       }
-      return new Origin(uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort());
+      boolean tls = scheme.equals("https");
+      return new Origin(tls, uri.getHost(), uri.getPort() >= 0 ? uri.getPort() : tls ? 443 : 80);
     }
   }
+
+  /** The attribute that carries a new connection's origin to its initializer. */
+  private static final AttributeKey<Origin> ORIGIN = AttributeKey.valueOf("ferry.origin");
 
   private record Key(Origin origin, EventLoop loop) {}
 
   private final Bootstrap bootstrap;
+  private final SslContext tls;
   private final long timeoutMillis;
   private final Map<Key, Deque<Channel>> idle = new ConcurrentHashMap<>();
 
@@ -50,6 +63,13 @@ public final class HttpConnections implements AutoCloseable {
    * an exchange, and closes an idle connection.
    */
   public HttpConnections(Transport transport, Duration connectTimeout, Duration timeout) {
+    this(transport, connectTimeout, timeout, defaultTls());
+  }
+
+  /** As the other constructor, with {@code tls} for {@code https} origins. */
+  public HttpConnections(Transport transport, Duration connectTimeout, Duration timeout,
+      SslContext tls) {
+    this.tls = tls;
     this.timeoutMillis = timeout.toMillis();
     this.bootstrap = new Bootstrap().group(transport.group()).channel(transport.socketChannel())
         .option(ChannelOption.TCP_NODELAY, true)
@@ -59,6 +79,14 @@ public final class HttpConnections implements AutoCloseable {
         .handler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {
+            Origin o = ch.attr(ORIGIN).get();
+            if (o != null && o.tls()) {
+              SslHandler ssl = tls.newHandler(ch.alloc(), o.host(), o.port());
+              SSLParameters p = ssl.engine().getSSLParameters();
+              p.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate names the host
+              ssl.engine().setSSLParameters(p);
+              ch.pipeline().addLast(ssl);
+            }
             ch.pipeline().addLast(
                 new IdleStateHandler(true, 0, 0, timeoutMillis, TimeUnit.MILLISECONDS),
                 new HttpClientCodec(new HttpDecoderConfig().setMaxInitialLineLength(4096)
@@ -83,8 +111,18 @@ public final class HttpConnections implements AutoCloseable {
         ch.close();
       }
     }
-    Bootstrap b = loop == null ? bootstrap : bootstrap.clone(loop);
+    Bootstrap b = (loop == null ? bootstrap.clone() : bootstrap.clone(loop))
+        .attr(ORIGIN, origin);
     return b.connect(origin.host(), origin.port());
+  }
+
+  /** TLS 1.2 and 1.3 with the JDK's trusted certificates. */
+  private static SslContext defaultTls() {
+    try {
+      return SslContextBuilder.forClient().protocols("TLSv1.3", "TLSv1.2").build();
+    } catch (SSLException e) {
+      throw new IllegalStateException("the JDK's TLS cannot be set up: " + e.getMessage(), e);
+    }
   }
 
   /** Takes back a connection whose exchange ended cleanly, to be reused. */

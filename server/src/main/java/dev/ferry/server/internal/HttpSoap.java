@@ -9,7 +9,7 @@ import java.util.Locale;
 
 /** What the SOAP HTTP bindings (1.1 and 1.2) say about a request's headers. */
 public final class HttpSoap {
-  private static final System.Logger ACCESS = System.getLogger("dev.ferry.http.access");
+  private static final System.Logger ACCESS = System.getLogger("dev.ferry.access");
 
   private HttpSoap() {}
 

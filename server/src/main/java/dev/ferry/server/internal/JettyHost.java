@@ -1,5 +1,6 @@
 package dev.ferry.server.internal;
 
+import dev.ferry.server.ServerOptions;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -7,12 +8,10 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -21,48 +20,47 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
  * An embedded Jetty 12 server on virtual threads hosting servlets by path, plus {@code /health}
- * and {@code /metrics}. Shared by the SOAP server and the broker.
+ * and {@code /metrics}, which always answer.
+ *
+ * <p>Virtual threads are not capped at Jetty's 200: a request waiting for its caller's body
+ * parks one, which costs a few hundred bytes, so slow callers cannot take the threads that
+ * normal ones need; a blocking read that gets no byte for the request timeout fails, and its
+ * connection closes. The servlets bound how many requests they serve at once.
  */
 public final class JettyHost implements AutoCloseable {
-  /** The paths the host answers itself, whatever the servlets' paths. */
-  public static final Set<String> OWN_PATHS = Set.of("/health", "/metrics");
+  /** Requests in progress at once, far above any servlet's own bound. */
+  private static final int MAX_THREADS = 100_000;
 
   private final Server server;
   private final ServerConnector connector;
   private final String host;
 
   public JettyHost(String host, int port, Map<String, HttpServlet> servlets,
-      Supplier<String> metrics) {
-    this(host, port, servlets, metrics, null);
-  }
-
-  /**
-   * As {@link #JettyHost(String, int, Map, Supplier)}, with {@code front} (if not null) seeing
-   * every request before the servlets: what it does not take itself, it passes on to them.
-   */
-  public JettyHost(String host, int port, Map<String, HttpServlet> servlets,
-      Supplier<String> metrics, Handler.Wrapper front) {
+      Supplier<String> metrics, ServerOptions options) {
     this.host = host;
     VirtualThreadPool threads = new VirtualThreadPool();
     threads.setName("ferry-http");
+    threads.setMaxThreads(MAX_THREADS);
+    threads.setMaxConcurrentTasks(MAX_THREADS);
     server = new Server(threads);
     HttpConfiguration config = new HttpConfiguration();
     config.setSendServerVersion(false);
     config.setOutputBufferSize(64 * 1024);
+    // a blocking read of a request's body that gets nothing for this long fails
+    config.setIdleTimeout(options.requestTimeout().toMillis());
     HttpConnectionFactory http = new HttpConnectionFactory(config);
     // Jetty reads requests in buffers of 8 KiB by default; at 64 KiB a 32 KiB MTOM echo took
-    // 385 instead of 428 us at the median, and the broker's share of it fell by 60 us
+    // 385 instead of 428 us at the median
     http.setInputBufferSize(64 * 1024);
     connector = new ServerConnector(server, http);
     connector.setHost(host);
     connector.setPort(port);
-    // longer than clients keep idle connections (java.net.http: 30 s), so that a client never
-    // picks a pooled connection the server is closing at that very moment
-    connector.setIdleTimeout(120_000);
+    // longer than clients keep idle connections (Ferry's client: its timeout, 60 s), so that a
+    // client never picks a pooled connection the server is closing at that very moment
+    connector.setIdleTimeout(options.idleTimeout().toMillis());
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler("/");
     servlets.forEach((path, servlet) -> context.addServlet(new ServletHolder(servlet), path));
-    // the OWN_PATHS
     context.addServlet(new ServletHolder(new TextServlet(() -> "{\"status\":\"UP\"}\n",
         "application/json")), "/health");
     context.addServlet(new ServletHolder(new TextServlet(metrics,
@@ -70,12 +68,7 @@ public final class JettyHost implements AutoCloseable {
     if (!servlets.containsKey("/*")) {
       context.addServlet(new ServletHolder(new NotFound()), "/");
     }
-    if (front != null) {
-      front.setHandler(context);
-      server.setHandler(front);
-    } else {
-      server.setHandler(context);
-    }
+    server.setHandler(context);
     server.setStopTimeout(2000);
   }
 
@@ -112,7 +105,7 @@ public final class JettyHost implements AutoCloseable {
     }
   }
 
-  /** Answers GET with a text the supplier makes. */
+  /** Answers GET with a text the supplier makes; any other method, 405. */
   private static final class TextServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private final transient Supplier<String> text;
@@ -124,8 +117,13 @@ public final class JettyHost implements AutoCloseable {
     }
 
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response)
+    protected void service(HttpServletRequest request, HttpServletResponse response)
         throws IOException {
+      if (!"GET".equals(request.getMethod())) {
+        response.setHeader("Allow", "GET");
+        response.sendError(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
+        return;
+      }
       byte[] body = text.get().getBytes(StandardCharsets.UTF_8);
       response.setContentType(type);
       response.setContentLength(body.length);

@@ -1,0 +1,37 @@
+package dev.ferry.broker;
+
+import dev.ferry.client.internal.HttpConnections;
+import dev.ferry.soap.SoapCodec;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What every exchange of one broker shares: the codec requests are read with, the routes and
+ * changes, the backend connections, the settings, the meters, the audit copies, and the count
+ * of exchanges being forwarded (the admission limit's).
+ */
+record BrokerContext(SoapCodec codec, Forwarding forwarding, HttpConnections backends,
+    BrokerOptions options, BrokerMetrics metrics, Audit audit, AtomicInteger slots,
+    String localAddress) {
+
+  /** Takes a forwarding slot; false if {@link BrokerOptions#maxExchanges} are taken. */
+  boolean admit() {
+    if (slots.incrementAndGet() > options.maxExchanges()) {
+      slots.decrementAndGet();
+      metrics.refused();
+      return false;
+    }
+    metrics.started();
+    return true;
+  }
+
+  /** Gives a forwarding slot back. */
+  void release() {
+    slots.decrementAndGet();
+  }
+
+  /** The broker's address for its callers: the configured public one, else the local one. */
+  String address() {
+    return options.publicAddress() != null
+        ? options.publicAddress().toString().replaceAll("/+$", "") : localAddress;
+  }
+}

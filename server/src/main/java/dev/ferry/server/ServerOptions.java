@@ -1,0 +1,105 @@
+package dev.ferry.server;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link SoapServer} treats its callers: one immutable object with safe defaults (see
+ * {@code docs/limits.md}).
+ *
+ * <table>
+ *   <caption>Settings and their defaults</caption>
+ *   <tr><th>setting</th><th>default</th></tr>
+ *   <tr><td>{@code maxRequests}</td><td>1,024</td></tr>
+ *   <tr><td>{@code requestTimeout}</td><td>30 s</td></tr>
+ *   <tr><td>{@code idleTimeout}</td><td>120 s</td></tr>
+ *   <tr><td>{@code publicAddress}</td><td>none: the local address</td></tr>
+ * </table>
+ */
+public final class ServerOptions {
+  /** The defaults. */
+  public static final ServerOptions DEFAULTS = builder().build();
+
+  private final int maxRequests;
+  private final Duration requestTimeout;
+  private final Duration idleTimeout;
+  private final URI publicAddress;
+
+  private ServerOptions(Builder b) {
+    this.maxRequests = b.maxRequests;
+    this.requestTimeout = b.requestTimeout;
+    this.idleTimeout = b.idleTimeout;
+    this.publicAddress = b.publicAddress;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * SOAP requests served at once; one past it is answered at once with 503 and a SOAP fault
+   * ({@code /health} and {@code /metrics} always answer).
+   */
+  public int maxRequests() {
+    return maxRequests;
+  }
+
+  /**
+   * A request whose body sends no byte for this long, while the server waits for it, fails
+   * and its connection closes: a stalled upload holds its slot no longer.
+   */
+  public Duration requestTimeout() {
+    return requestTimeout;
+  }
+
+  /** A kept-alive connection idle between requests for this long is closed. */
+  public Duration idleTimeout() {
+    return idleTimeout;
+  }
+
+  /**
+   * The server's address as its callers know it ({@code https://soap.example}), put into the
+   * WSDLs it serves; null for the address the request came in on. Never a request's Host.
+   */
+  public URI publicAddress() {
+    return publicAddress;
+  }
+
+  /** Configures {@link ServerOptions}. */
+  public static final class Builder {
+    private int maxRequests = 1024;
+    private Duration requestTimeout = Duration.ofSeconds(30);
+    private Duration idleTimeout = Duration.ofSeconds(120);
+    private URI publicAddress;
+
+    private Builder() {}
+
+    public Builder maxRequests(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("maxRequests must be at least 1, got " + n);
+      }
+      this.maxRequests = n;
+      return this;
+    }
+
+    public Builder requestTimeout(Duration d) {
+      this.requestTimeout = Objects.requireNonNull(d);
+      return this;
+    }
+
+    public Builder idleTimeout(Duration d) {
+      this.idleTimeout = Objects.requireNonNull(d);
+      return this;
+    }
+
+    public Builder publicAddress(URI address) {
+      this.publicAddress = address;
+      return this;
+    }
+
+    public ServerOptions build() {
+      return new ServerOptions(this);
+    }
+  }
+}
