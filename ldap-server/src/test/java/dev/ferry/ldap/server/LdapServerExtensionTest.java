@@ -24,8 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class LdapServerExtensionTest {
   static final String BJENSEN = LdapServerTest.BJENSEN;
 
-  // CHECKSTYLE.OFF: LineLength
-  // tag::extension[]
+  // guide:extension
   @RegisterExtension
   static final LdapServerExtension LDAP = new LdapServerExtension(LdapServer.builder()
       .suffix("dc=example,dc=com")
@@ -45,8 +44,7 @@ class LdapServerExtensionTest {
     assertSearchCount(server, "dc=example,dc=com", SearchScope.WHOLE_SUBTREE,
         "(objectClass=person)", 1);
   }
-  // end::extension[]
-  // CHECKSTYLE.ON: LineLength
+  // end
 
   @Test
   @Order(2)
