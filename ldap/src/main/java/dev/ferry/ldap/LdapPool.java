@@ -176,7 +176,7 @@ public final class LdapPool implements Closeable {
   public Lease acquire() throws IOException {
     long deadline = System.nanoTime() + checkoutTimeoutNanos;
     while (true) {
-      Pooled p = take(deadline);
+      Pooled p = take(deadline, true);
       if (p == null) {
         return new Lease(openReserved(), true);
       }
@@ -190,30 +190,7 @@ public final class LdapPool implements Closeable {
 
   /** Acquires a new connection, not an idle one (for the retry, and the minimum at start). */
   private Lease acquireNew() throws IOException {
-    long deadline = System.nanoTime() + checkoutTimeoutNanos;
-    lock.lock();
-    try {
-      while (true) {
-        checkOpen();
-        if (open < max) {
-          open++;
-          leased++;
-          break;
-        }
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          timeouts.incrementAndGet();
-          meter.timedOut();
-          throw busy();
-        }
-        returned.awaitNanos(left);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while waiting for a pooled connection");
-    } finally {
-      lock.unlock();
-    }
+    take(System.nanoTime() + checkoutTimeoutNanos, false); // reserves a place, lends no idle one
     return new Lease(openReserved(), true);
   }
 
@@ -223,14 +200,17 @@ public final class LdapPool implements Closeable {
         + " are in use", null);
   }
 
-  /** Returns an idle connection, or null after reserving a place for a new one. */
-  private Pooled take(long deadline) throws IOException {
+  /**
+   * Waits until the deadline for an idle connection ({@code orIdle}) or a free place, and takes
+   * it: returns the idle connection, or null after reserving a place for a new one.
+   */
+  private Pooled take(long deadline, boolean orIdle) throws IOException {
     long start = System.nanoTime();
     lock.lock();
     try {
       while (true) {
         checkOpen();
-        Pooled p = idle.pollFirst();
+        Pooled p = orIdle ? idle.pollFirst() : null;
         if (p != null || open < max) {
           if (p == null) {
             open++;

@@ -102,11 +102,16 @@ final class StoredEntry {
   }
 
   private static long attributeContent(Spec s) {
+    return BerHeaders.element(utf8Length(s.description)) + BerHeaders.element(setLength(s));
+  }
+
+  /** The content length of the SET OF the attribute's values. */
+  private static long setLength(Spec s) {
     long set = 0;
     for (ByteString v : s.values) {
       set += BerHeaders.element(v.size());
     }
-    return BerHeaders.element(utf8Length(s.description)) + BerHeaders.element(set);
+    return set;
   }
 
   private static int utf8Length(String s) {
@@ -116,10 +121,7 @@ final class StoredEntry {
   private static StoredAttribute attribute(byte[] a, int p, Spec s, ByteString whole,
       Schema schema) {
     byte[] desc = s.description.getBytes(StandardCharsets.UTF_8);
-    long set = 0;
-    for (ByteString v : s.values) {
-      set += BerHeaders.element(v.size());
-    }
+    long set = setLength(s);
     int start = p;
     p = BerHeaders.put(a, p, 0x30, (int) (BerHeaders.element(desc.length)
         + BerHeaders.element(set)));

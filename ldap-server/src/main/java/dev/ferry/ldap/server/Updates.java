@@ -116,7 +116,7 @@ final class Updates {
     Draft probe = new Draft(t, EntryFactory.canonical(t, a.description()));
     Draft d = drafts.get(probe.id());
     switch (m.type()) {
-      case ADD -> add(a, t, drafts, d == null ? put(drafts, probe) : d);
+      case ADD -> add(a, t, d == null ? put(drafts, probe) : d);
       case DELETE -> delete(a, t, drafts, d, dn);
       case REPLACE -> replace(a, t, drafts, probe, dn);
       case INCREMENT -> increment(a, d);
@@ -128,18 +128,24 @@ final class Updates {
     return d;
   }
 
-  private void add(Attribute a, AttributeType t, Map<String, Draft> drafts, Draft d)
+  private void add(Attribute a, AttributeType t, Draft d)
       throws OperationException {
     if (a.size() == 0) {
       throw new OperationException(ResultCode.PROTOCOL_ERROR, "modify/add: " + a.description()
           + ": no values given");
     }
+    addValues(a, t, d, "modify/add", "already exists");
+  }
+
+  /** Adds the values of {@code a} to {@code d}, refusing one that {@code d} has already. */
+  private void addValues(Attribute a, AttributeType t, Draft d, String operation,
+      String duplicate) throws OperationException {
     for (int i = 0; i < a.size(); i++) {
       ByteString v = factory.pretty(t, a.value(i));
       Object key = factory.key(t, v);
       if (d.indexOf(v, key) >= 0) {
-        throw new OperationException(ResultCode.ATTRIBUTE_OR_VALUE_EXISTS, "modify/add: "
-            + a.description() + ": value #" + i + " already exists");
+        throw new OperationException(ResultCode.ATTRIBUTE_OR_VALUE_EXISTS, operation + ": "
+            + a.description() + ": value #" + i + " " + duplicate);
       }
       d.add(v, key);
     }
@@ -180,15 +186,7 @@ final class Updates {
       }
       return;
     }
-    for (int i = 0; i < a.size(); i++) {
-      ByteString v = factory.pretty(t, a.value(i));
-      Object key = factory.key(t, v);
-      if (fresh.indexOf(v, key) >= 0) {
-        throw new OperationException(ResultCode.ATTRIBUTE_OR_VALUE_EXISTS, "modify/replace: "
-            + a.description() + ": value #" + i + " provided more than once");
-      }
-      fresh.add(v, key);
-    }
+    addValues(a, t, fresh, "modify/replace", "provided more than once");
     if (old != null) {
       for (ByteString v : old.values) {
         if (fresh.indexOf(v, factory.key(t, v)) < 0) {
