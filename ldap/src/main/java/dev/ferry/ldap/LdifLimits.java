@@ -9,7 +9,8 @@ package dev.ferry.ldap;
  *   <tr><td>{@code maxLineBytes}</td><td>{@value #DEFAULT_MAX_LINE_BYTES}</td>
  *       <td>one logical line (folded lines joined), and a value read from a file URL</td></tr>
  *   <tr><td>{@code maxRecordBytes}</td><td>{@value #DEFAULT_MAX_RECORD_BYTES}</td>
- *       <td>the logical lines of one record together</td></tr>
+ *       <td>the logical lines of one record together, each counted with 64 bytes more for the
+ *       objects that hold it</td></tr>
  * </table>
  *
  * <p>A violation is an {@link LdifException} whose {@code limitName()} is
@@ -46,7 +47,7 @@ public final class LdifLimits {
     return maxLineBytes;
   }
 
-  /** Largest record in bytes (its logical lines together). */
+  /** Largest record in bytes: its logical lines, each with 64 bytes of bookkeeping. */
   public int maxRecordBytes() {
     return maxRecordBytes;
   }

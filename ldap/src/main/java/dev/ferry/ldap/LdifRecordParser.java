@@ -42,6 +42,8 @@ final class LdifRecordParser {
   private static final int PLAIN = 0;
   private static final int BASE64 = 1;
   private static final int URL = 2;
+  /** What each line is counted as besides its bytes, towards {@code maxRecordBytes}. */
+  static final int LINE_OVERHEAD_BYTES = 64;
 
   private final LdifLimits limits;
   private final Path urlRoot; // null: URL values are refused
@@ -63,7 +65,9 @@ final class LdifRecordParser {
 
   /** Adds a logical line of the current record (copied). */
   void add(byte[] a, int length, long number, long offset) throws LdifException {
-    recordBytes += length;
+    // A line costs its bytes and the objects that hold them: counting those keeps a record of
+    // many short lines within the limit too.
+    recordBytes += length + LINE_OVERHEAD_BYTES;
     if (recordBytes > limits.maxRecordBytes()) {
       throw LdifException.limitExceeded("LdifLimits.maxRecordBytes", limits.maxRecordBytes(),
           recordBytes, number, offset);

@@ -321,15 +321,54 @@ class LdifReaderTest {
   }
 
   @Test
-  void maxRecordBytesCountsTheRecordsLines() throws IOException {
+  void maxRecordBytesCountsTheRecordsLinesAndWhatHoldsThem() throws IOException {
+    // "dn: cn=a" and "cn: a": 8 + 5 bytes, and 64 for each of the two lines
+    int perLine = LdifRecordParser.LINE_OVERHEAD_BYTES;
     byte[] ldif = "dn: cn=a\ncn: a\n\ndn: cn=b\ncn: bb\n".getBytes(StandardCharsets.US_ASCII);
-    LdifLimits at = LdifLimits.builder().maxRecordBytes(13).build();
+    LdifLimits at = LdifLimits.builder().maxRecordBytes(13 + 2 * perLine).build();
     assertEquals(2, readWith(at, "dn: cn=a\ncn: a\n\ndn: cn=b\ncn: b\n"
         .getBytes(StandardCharsets.US_ASCII)).size());
     LdifException e = assertFails(LdifException.class, () -> readWith(at, ldif));
     assertEquals("LdifLimits.maxRecordBytes", e.limitName());
-    assertEquals(14, e.actualValue());
+    assertEquals(14 + 2 * perLine, e.actualValue());
     assertEquals(5, e.lineNumber());
+  }
+
+  @Test
+  void aRecordOfEndlessShortLinesStopsAtTheLimit() {
+    byte[] line = "cn: x\n".getBytes(StandardCharsets.US_ASCII);
+    InputStream endless = new InputStream() {
+      long left = 512L * 1024 * 1024;
+      int pos = -9; // "dn: cn=a\n" first
+
+      @Override
+      public int read() {
+        byte[] b = new byte[1];
+        return read(b, 0, 1) < 0 ? -1 : b[0];
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        byte[] dn = "dn: cn=a\n".getBytes(StandardCharsets.US_ASCII);
+        int n = 0;
+        while (n < len && left > 0) {
+          b[off + n++] = pos < 0 ? dn[pos + 9] : line[pos % line.length];
+          pos++;
+          left--;
+        }
+        return n == 0 ? -1 : n;
+      }
+    };
+    long before = Allocations.currentThread();
+    LdifException e = assertFails(LdifException.class, () -> {
+      try (LdifReader r = LdifReader.of(endless)) {
+        r.next();
+      }
+    });
+    long allocated = Allocations.currentThread() - before;
+    assertEquals("LdifLimits.maxRecordBytes", e.limitName());
+    assertTrue(allocated < 4L * LdifLimits.DEFAULT_MAX_RECORD_BYTES,
+        "allocated " + allocated + " bytes for a record of 512 MiB");
   }
 
   @Test
