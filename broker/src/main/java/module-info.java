@@ -10,6 +10,7 @@ module dev.ferry.broker {
   requires io.netty.handler;
   requires io.netty.transport;
   requires org.yaml.snakeyaml;
+  requires java.logging;
 
   exports dev.ferry.broker;
 }

@@ -96,6 +96,7 @@ final class Exchange implements ReplyHandler.Listener {
   private boolean keepAlive;
 
   private String contentType;
+  private MediaType type;
   private SoapVersion version = SoapVersion.SOAP_11;
   private String soapAction;
   private List<ByteBuf> held;
@@ -160,7 +161,7 @@ final class Exchange implements ReplyHandler.Listener {
       return;
     }
     contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
-    MediaType type = mediaType(contentType);
+    type = mediaType(contentType);
     SoapVersion v = type == null ? null : SoapBinding.version(type);
     if (v == null) {
       plain(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "expected text/xml (SOAP 1.1),"
@@ -290,7 +291,7 @@ final class Exchange implements ReplyHandler.Listener {
     }
     held = null;
     try (MessageBuffer buffer = cx.codec().read(
-        new ByteArrayInputStream(body, HEADROOM, heldBytes), contentType)) {
+        new ByteArrayInputStream(body, HEADROOM, heldBytes), type)) {
       Message message = buffer.toMessage();
       version = message.version();
       Routes.Route r = cx.forwarding().prepare(path, message, soapAction);
@@ -375,7 +376,7 @@ final class Exchange implements ReplyHandler.Listener {
    * changes it, and streams the message on to the backend; the reply is relayed by the loop.
    */
   private void forwardStreamed() {
-    try (MessageBuffer buffer = cx.codec().read(streamed, contentType)) {
+    try (MessageBuffer buffer = cx.codec().read(streamed, type)) {
       Message message = buffer.toMessage();
       version = message.version();
       Routes.Route r = cx.forwarding().prepare(path, message, soapAction);

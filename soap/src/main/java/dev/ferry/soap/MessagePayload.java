@@ -58,7 +58,7 @@ final class MessagePayload implements Payload {
     deferred.connect(out);
     MimeHeaders.Builder root = MimeHeaders.builder().addAll(pkg.rootHeaders())
         .set("Content-Transfer-Encoding", "binary");
-    MediaType rootType = pkg.rootHeaders().contentType();
+    MediaType rootType = pkg.rootContentType();
     if (rootType != null && rootType.parameter("charset") != null) {
       root.set("Content-Type", rootType.withParameter("charset", "UTF-8").toString());
     }

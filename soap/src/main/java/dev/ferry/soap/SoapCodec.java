@@ -50,7 +50,15 @@ public final class SoapCodec {
    * @throws SoapException if the root is not a SOAP envelope or breaks a limit
    */
   public MessageBuffer read(InputStream in, String contentType) throws IOException {
-    XopPackage pkg = xop.read(in, contentType);
+    return index(xop.read(in, contentType));
+  }
+
+  /** As {@link #read(InputStream, String)}, with the Content-Type parsed already. */
+  public MessageBuffer read(InputStream in, MediaType contentType) throws IOException {
+    return index(xop.read(in, contentType));
+  }
+
+  private MessageBuffer index(XopPackage pkg) throws IOException {
     try {
       return MessageBuffer.index(this, utf8(pkg.root(), declaredCharset(pkg)), pkg);
     } catch (IOException | RuntimeException e) {
@@ -77,7 +85,7 @@ public final class SoapCodec {
 
   /** The root's charset parameter, or the package's, or null if neither has one. */
   private static String declaredCharset(XopPackage pkg) {
-    MediaType root = pkg.rootHeaders().contentType();
+    MediaType root = pkg.rootContentType();
     String charset = root == null ? null : root.parameter("charset");
     return charset != null ? charset : pkg.contentType().parameter("charset");
   }

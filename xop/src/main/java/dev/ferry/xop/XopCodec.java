@@ -1,5 +1,6 @@
 package dev.ferry.xop;
 
+import dev.ferry.mime.MediaType;
 import dev.ferry.xop.internal.XmlFactories;
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,6 +61,17 @@ public final class XopCodec {
    * @throws dev.ferry.mime.MimeException if the MIME framing is malformed
    */
   public XopPackage read(InputStream in, String contentType) throws IOException {
+    MediaType type;
+    try {
+      type = MediaType.parse(contentType);
+    } catch (IllegalArgumentException e) {
+      throw new XopException("malformed Content-Type: " + e.getMessage(), -1, "Content-Type");
+    }
+    return read(in, type);
+  }
+
+  /** As {@link #read(InputStream, String)}, with the Content-Type parsed already. */
+  public XopPackage read(InputStream in, MediaType contentType) throws IOException {
     return XopPackage.read(this, in, contentType);
   }
 

@@ -51,6 +51,7 @@ public final class XopPackage implements Closeable {
   private final List<Attachment> unnamed = new ArrayList<>();
   private ByteString root;
   private MimeHeaders rootHeaders = MimeHeaders.EMPTY;
+  private MediaType rootType; // the root's Content-Type, parsed once
   private String rootContentId;
   private long rootOffset = -1;
   private boolean complete;
@@ -66,18 +67,12 @@ public final class XopPackage implements Closeable {
     this.complete = reader == null;
   }
 
-  static XopPackage read(XopCodec codec, InputStream in, String contentTypeValue)
-      throws IOException {
-    MediaType type;
-    try {
-      type = MediaType.parse(contentTypeValue);
-    } catch (IllegalArgumentException e) {
-      throw new XopException("malformed Content-Type: " + e.getMessage(), -1, "Content-Type");
-    }
+  static XopPackage read(XopCodec codec, InputStream in, MediaType type) throws IOException {
     if (!type.isMultipart()) {
       XopPackage plain = new XopPackage(codec, type, null);
       plain.root = readRoot(in, codec.limits().maxRootBytes(), "root");
-      plain.rootHeaders = MimeHeaders.builder().add("Content-Type", contentTypeValue).build();
+      plain.rootHeaders = MimeHeaders.builder().add("Content-Type", type.toString()).build();
+      plain.rootType = type;
       return plain;
     }
     MultipartReader reader = MultipartReader.builder(in, type.boundary())
@@ -111,6 +106,7 @@ public final class XopPackage implements Closeable {
       Attachment first = firstAttachment();
       root = first.bytes();
       rootHeaders = first.headers();
+      rootType = rootHeaders.contentType();
       rootContentId = first.contentId();
       forget(first);
       return;
@@ -123,6 +119,7 @@ public final class XopPackage implements Closeable {
   private void takeRoot(Part p) throws IOException {
     root = readRoot(p.decodedBody(), codec.limits().maxRootBytes(), "part " + p.index());
     rootHeaders = p.headers();
+    rootType = rootHeaders.contentType();
     rootContentId = p.contentId();
     rootOffset = p.bodyOffset();
   }
@@ -307,6 +304,11 @@ public final class XopPackage implements Closeable {
     return rootHeaders;
   }
 
+  /** Returns the root part's Content-Type (for plain XML, the message's), or null if none. */
+  public MediaType rootContentType() {
+    return rootType;
+  }
+
   /** Returns the root part's Content-ID without brackets, or null. */
   public String rootContentId() {
     return rootContentId;
@@ -317,8 +319,7 @@ public final class XopPackage implements Closeable {
    * UTF-8. Java names that are not IANA names (such as {@code Cp1252}) are accepted.
    */
   public Charset rootCharset() {
-    MediaType t = rootHeaders.contentType();
-    String name = t != null ? t.parameter("charset") : null;
+    String name = rootType != null ? rootType.parameter("charset") : null;
     if (name == null) {
       name = contentType.parameter("charset");
     }

@@ -1,54 +1,48 @@
 package dev.ferry.bench.http;
 
-import dev.ferry.broker.Broker;
-import dev.ferry.broker.Routes;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.http.HttpURI;
-import org.eclipse.jetty.proxy.ProxyHandler;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * A relay in a JVM of its own, so that it is measured the way nginx is: a separate process that
- * shares neither heap, garbage collector nor threads with the client and backend of the
- * benchmark. Either Ferry's broker, as {@code ferry broker} runs it (the Vector API module added,
- * the JVM's default heap, the access log off as nginx's is), or Jetty's own reverse proxy
- * ({@code ProxyHandler.Reverse}, Jetty's defaults), the library the broker is built on, relaying
- * the bytes without reading them. The child is this class's {@link #main} on the benchmark's own
- * class path; it prints its port and lives until its standard input closes.
+ * {@code ferry broker} as people run it: the shipped command-line jar
+ * ({@code cli/target/ferry-cli.jar}, built by {@code ./mvnw package}), in a JVM of its own with
+ * the Vector API module as {@code ./ferry broker} adds it, the JVM's default heap, and its
+ * default logging: the access log on, one line per exchange on standard error, here to a file.
+ * The property {@code ferry.bench.cliJar} points at another jar; {@code
+ * ferry.bench.brokerJvmOptions} (options separated by spaces) adds JVM options.
  */
 final class RelayProcess implements AutoCloseable {
+  private static final Pattern LISTENING = Pattern.compile("broker at http://[^:]+:(\\d+)/");
+
   private final Process process;
+  private final Path dir;
   private final int port;
 
-  private RelayProcess(Process process, int port) {
+  private RelayProcess(Process process, Path dir, int port) {
     this.process = process;
+    this.dir = dir;
     this.port = port;
   }
 
-  /** Starts Ferry's broker routing {@code /echo} to {@code backend}. */
+  /** Starts {@code ferry broker} routing {@code /echo} to {@code backend}. */
   static RelayProcess broker(URI backend) throws IOException {
-    return start("broker", backend);
-  }
-
-  /** Starts Jetty's reverse proxy in front of {@code backend}, with Jetty's defaults. */
-  static RelayProcess jettyProxy(URI backend) throws IOException {
-    return start("jetty-proxy", backend);
-  }
-
-  /**
-   * Starts the child JVM running {@code kind}; the system property {@code
-   * ferry.bench.brokerJvmOptions} (options separated by spaces) adds options to it, whichever
-   * relay it runs.
-   */
-  private static RelayProcess start(String kind, URI backend) throws IOException {
+    Path jar = Path.of(System.getProperty("ferry.bench.cliJar", "cli/target/ferry-cli.jar"));
+    if (!Files.isRegularFile(jar)) {
+      throw new IOException(jar.toAbsolutePath() + " is missing: ./mvnw package -DskipTests");
+    }
+    Path dir = Files.createTempDirectory("ferry-broker");
+    Path routes = dir.resolve("routes.yaml");
+    Files.writeString(routes, "routes:\n  - path: /echo\n    to: " + backend + "\n");
     String java = ProcessHandle.current().info().command()
         .orElseThrow(() -> new IOException("cannot tell which java runs this JVM"));
     List<String> command = new ArrayList<>(List.of(java, "--add-modules",
@@ -57,18 +51,32 @@ final class RelayProcess implements AutoCloseable {
     if (!options.isEmpty()) {
       command.addAll(List.of(options.split("\\s+")));
     }
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-        RelayProcess.class.getName(), kind, backend.toString()));
+    command.addAll(List.of("-jar", jar.toString(), "broker", "--routes", routes.toString(),
+        "--port", "0"));
     Process p = new ProcessBuilder(command)
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        .redirectError(dir.resolve("stderr.log").toFile()).start();
     BufferedReader out = new BufferedReader(
-        new InputStreamReader(p.getInputStream(), StandardCharsets.US_ASCII));
-    String line = out.readLine();
-    if (line == null || !line.startsWith("port ")) {
-      p.destroyForcibly();
-      throw new IOException("the " + kind + " process did not start: " + line);
+        new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    for (String line; (line = out.readLine()) != null; ) {
+      Matcher m = LISTENING.matcher(line);
+      if (m.find()) {
+        Thread.ofVirtual().start(() -> drain(out));
+        return new RelayProcess(p, dir, Integer.parseInt(m.group(1)));
+      }
     }
-    return new RelayProcess(p, Integer.parseInt(line.substring(5)));
+    p.destroyForcibly();
+    throw new IOException("ferry broker did not start: " + Files.readString(
+        dir.resolve("stderr.log")));
+  }
+
+  private static void drain(BufferedReader out) {
+    try {
+      while (out.readLine() != null) {
+        // its standard output, read so that it never blocks on a full pipe
+      }
+    } catch (IOException ignored) {
+      // the process ended
+    }
   }
 
   ProcessHandle process() {
@@ -81,52 +89,12 @@ final class RelayProcess implements AutoCloseable {
 
   @Override
   public void close() throws IOException, InterruptedException {
-    process.getOutputStream().close();
+    process.destroy();
     if (!process.waitFor(10, TimeUnit.SECONDS)) {
       process.destroyForcibly();
     }
-  }
-
-  /** The child: {@code RelayProcess broker|jetty-proxy <backend URI>}. */
-  public static void main(String[] args) throws Exception {
-    AccessLog.quiet();
-    URI backend = URI.create(args[1]);
-    if (args[0].equals("jetty-proxy")) {
-      runJettyProxy(backend);
-    } else {
-      runBroker(backend);
-    }
-  }
-
-  private static void runBroker(URI backend) throws IOException {
-    try (Broker broker = Broker.builder().host("127.0.0.1")
-        .routes(Routes.parse("routes:\n  - path: /echo\n    to: " + backend + "\n"))
-        .build().start()) {
-      serve(broker.port());
-    }
-  }
-
-  private static void runJettyProxy(URI backend) throws Exception {
-    Server server = new Server();
-    ServerConnector connector = new ServerConnector(server);
-    connector.setHost("127.0.0.1");
-    server.addConnector(connector);
-    server.setHandler(new ProxyHandler.Reverse(
-        request -> HttpURI.build(request.getHttpURI()).scheme("http")
-            .host(backend.getHost()).port(backend.getPort())));
-    server.start();
-    try {
-      serve(connector.getLocalPort());
-    } finally {
-      server.stop();
-    }
-  }
-
-  private static void serve(int port) throws IOException {
-    System.out.println("port " + port);
-    System.out.flush();
-    while (System.in.read() >= 0) {
-      // lives until the parent closes its end
-    }
+    Files.deleteIfExists(dir.resolve("routes.yaml"));
+    Files.deleteIfExists(dir.resolve("stderr.log"));
+    Files.deleteIfExists(dir);
   }
 }
