@@ -1,4 +1,4 @@
-/** LDAPv3 protocol messages, filters, DNs, codec and client connection. */
+/** LDAPv3 protocol messages, filters, DNs, codec, client connection and pool, and LDIF. */
 module dev.ferry.ldap {
   requires transitive dev.ferry.asn1;
   requires transitive java.security.sasl;
