@@ -64,8 +64,14 @@ final class AttributeType {
     return usage != Usage.USER_APPLICATIONS;
   }
 
-  /** True if this type is {@code other} or a subtype of it. */
+  /**
+   * True if this type is {@code other} or a subtype of it. Two undefined types of one name are
+   * the same type: the schema does not keep every name a client makes up.
+   */
   boolean isA(AttributeType other) {
+    if (!defined) {
+      return !other.defined && key.equals(other.key);
+    }
     for (AttributeType t = this; t != null; t = t.sup) {
       if (t == other) {
         return true;

@@ -109,12 +109,27 @@ public final class Schema {
 
   // --- for the server --------------------------------------------------------------------------
 
-  /** Returns the attribute type of a description's type part; undefined types are made up. */
+  /**
+   * Returns the attribute type of a description's type part; undefined types are made up (and
+   * the first {@value #MAX_UNDEFINED} kept, so that names clients make up cannot fill memory).
+   */
   AttributeType type(String nameOrOid) {
     String key = nameOrOid.toLowerCase(Locale.ROOT);
     AttributeType t = types.get(key);
-    return t != null ? t : undefined.computeIfAbsent(key, k -> AttributeType.undefined(nameOrOid));
+    if (t != null) {
+      return t;
+    }
+    t = undefined.get(key);
+    if (t == null) {
+      t = AttributeType.undefined(nameOrOid);
+      if (undefined.size() < MAX_UNDEFINED) {
+        undefined.putIfAbsent(key, t);
+      }
+    }
+    return t;
   }
+
+  private static final int MAX_UNDEFINED = 4096;
 
   /** Returns the defined type, or null. */
   AttributeType definedType(String nameOrOid) {

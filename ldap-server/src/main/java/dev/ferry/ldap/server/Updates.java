@@ -227,7 +227,7 @@ final class Updates {
       return;
     }
     for (Dn.Ava ava : dn.rdns().get(0).avas()) {
-      if (!factory.type(ava.type()).equals(t)) {
+      if (!factory.type(ava.type()).isA(t) || !t.isA(factory.type(ava.type()))) {
         continue;
       }
       Object rdnKey = factory.key(t, ava.value());
@@ -317,7 +317,8 @@ final class Updates {
 
   private boolean inRdn(Dn.Rdn rdn, AttributeType t, ByteString value) throws OperationException {
     for (Dn.Ava ava : rdn.avas()) {
-      if (factory.type(ava.type()) == t && factory.key(t, ava.value()) != null
+      if (factory.type(ava.type()).isA(t) && t.isA(factory.type(ava.type()))
+          && factory.key(t, ava.value()) != null
           && factory.key(t, ava.value()).equals(factory.key(t, value))) {
         return true;
       }

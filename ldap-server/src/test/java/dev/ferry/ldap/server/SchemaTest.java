@@ -55,6 +55,18 @@ class SchemaTest {
   }
 
   @Test
+  void madeUpTypesAreKeptBoundedAndStillMatchByName() {
+    Schema s = Schema.standard().toBuilder().build();
+    for (int i = 0; i < 10_000; i++) {
+      s.type("madeUp" + i);
+    }
+    AttributeType late = s.type("madeUp9999");
+    assertTrue(late.isA(s.type("MADEUP9999")), "one name, one type, cached or not");
+    assertTrue(!late.isA(s.type("madeUp9998")));
+    assertTrue(!late.isA(s.type("cn")) && !s.type("cn").isA(late));
+  }
+
+  @Test
   void loadsOpenLdapsFilesOnTheSystemSchema() throws IOException {
     Schema s = openLdap("core.schema", "cosine.schema", "nis.schema", "inetorgperson.schema");
     assertTrue(s.definesObjectClass("posixAccount"));
