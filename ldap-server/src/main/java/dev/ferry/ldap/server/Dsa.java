@@ -47,7 +47,7 @@ final class Dsa {
     this.suffixes = List.copyOf(suffixes);
     this.directory = new Directory(schema, suffixes);
     this.factory = new EntryFactory(schema, checking ? new SchemaChecker(schema) : null, clock);
-    this.updates = new Updates(directory, factory);
+    this.updates = new Updates(directory, factory, limits.maxEntries());
     this.rootDn = rootDn == null ? null : Dn.parse(rootDn).toString();
     this.rootKey = rootDn == null ? null : schema.normalize(Dn.parse(rootDn));
     this.rootPassword = rootPassword;

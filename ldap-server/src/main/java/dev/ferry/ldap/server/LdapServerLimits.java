@@ -28,6 +28,8 @@ import java.util.Objects;
  *   <tr><td>{@code maxPagedSearchesPerConnection}</td>
  *       <td>{@value #DEFAULT_MAX_PAGED_SEARCHES_PER_CONNECTION}</td>
  *       <td>paged searches whose position the server keeps for one connection</td></tr>
+ *   <tr><td>{@code maxEntries}</td><td>{@value #DEFAULT_MAX_ENTRIES}</td>
+ *       <td>entries the directory holds; an add beyond them is refused</td></tr>
  *   <tr><td>{@code ldap}</td><td>{@link LdapLimits#DEFAULTS}</td>
  *       <td>decoding of requests: filter depth, OID length, BER nesting and value size</td></tr>
  * </table>
@@ -40,6 +42,7 @@ public final class LdapServerLimits {
   public static final int DEFAULT_MAX_SEARCH_RESULTS = 1000;
   public static final long DEFAULT_MAX_SEARCH_TIME_MILLIS = 60_000;
   public static final int DEFAULT_MAX_PAGED_SEARCHES_PER_CONNECTION = 16;
+  public static final int DEFAULT_MAX_ENTRIES = 1_000_000;
   /** The defaults. */
   public static final LdapServerLimits DEFAULTS = builder().build();
 
@@ -50,6 +53,7 @@ public final class LdapServerLimits {
   private final int maxSearchResults;
   private final long maxSearchTimeMillis;
   private final int maxPagedSearchesPerConnection;
+  private final int maxEntries;
   private final LdapLimits ldap;
 
   private LdapServerLimits(Builder b) {
@@ -60,6 +64,7 @@ public final class LdapServerLimits {
     this.maxSearchResults = b.maxSearchResults;
     this.maxSearchTimeMillis = b.maxSearchTimeMillis;
     this.maxPagedSearchesPerConnection = b.maxPagedSearchesPerConnection;
+    this.maxEntries = b.maxEntries;
     this.ldap = b.ldap;
   }
 
@@ -72,7 +77,8 @@ public final class LdapServerLimits {
         .maxRequestBytes(maxRequestBytes).maxConnections(maxConnections)
         .maxOperationsPerConnection(maxOperationsPerConnection)
         .maxSearchResults(maxSearchResults).maxSearchTimeMillis(maxSearchTimeMillis)
-        .maxPagedSearchesPerConnection(maxPagedSearchesPerConnection).ldap(ldap);
+        .maxPagedSearchesPerConnection(maxPagedSearchesPerConnection).maxEntries(maxEntries)
+        .ldap(ldap);
   }
 
   public int maxRequestBytesAnonymous() {
@@ -103,6 +109,10 @@ public final class LdapServerLimits {
     return maxPagedSearchesPerConnection;
   }
 
+  public int maxEntries() {
+    return maxEntries;
+  }
+
   public LdapLimits ldap() {
     return ldap;
   }
@@ -120,7 +130,8 @@ public final class LdapServerLimits {
         + ", maxRequestBytes=" + maxRequestBytes + ", maxConnections=" + maxConnections
         + ", maxOperationsPerConnection=" + maxOperationsPerConnection + ", maxSearchResults="
         + maxSearchResults + ", maxSearchTimeMillis=" + maxSearchTimeMillis
-        + ", maxPagedSearchesPerConnection=" + maxPagedSearchesPerConnection + ", ldap="
+        + ", maxPagedSearchesPerConnection=" + maxPagedSearchesPerConnection + ", maxEntries="
+        + maxEntries + ", ldap="
         + ldap + "]";
   }
 
@@ -133,6 +144,7 @@ public final class LdapServerLimits {
     private int maxSearchResults = DEFAULT_MAX_SEARCH_RESULTS;
     private long maxSearchTimeMillis = DEFAULT_MAX_SEARCH_TIME_MILLIS;
     private int maxPagedSearchesPerConnection = DEFAULT_MAX_PAGED_SEARCHES_PER_CONNECTION;
+    private int maxEntries = DEFAULT_MAX_ENTRIES;
     private LdapLimits ldap = LdapLimits.DEFAULTS;
 
     private Builder() {}
@@ -169,6 +181,11 @@ public final class LdapServerLimits {
 
     public Builder maxPagedSearchesPerConnection(int value) {
       maxPagedSearchesPerConnection = (int) positive("maxPagedSearchesPerConnection", value);
+      return this;
+    }
+
+    public Builder maxEntries(int value) {
+      maxEntries = (int) positive("maxEntries", value);
       return this;
     }
 

@@ -19,10 +19,12 @@ import java.util.Map;
 final class Updates {
   private final Directory directory;
   private final EntryFactory factory;
+  private final int maxEntries;
 
-  Updates(Directory directory, EntryFactory factory) {
+  Updates(Directory directory, EntryFactory factory, int maxEntries) {
     this.directory = directory;
     this.factory = factory;
+    this.maxEntries = maxEntries;
   }
 
   static Dn parseDn(String text) throws OperationException {
@@ -50,6 +52,10 @@ final class Updates {
             + " already exists");
       }
       checkParent(dn, key);
+      if (directory.size() >= maxEntries) {
+        throw new OperationException(ResultCode.UNWILLING_TO_PERFORM,
+            "LdapServerLimits.maxEntries reached: " + maxEntries + " entries");
+      }
       directory.put(factory.create(dn, attributes, by, imported));
     } finally {
       directory.writeLock.unlock();

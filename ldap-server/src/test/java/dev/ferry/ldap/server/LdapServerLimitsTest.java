@@ -208,6 +208,27 @@ class LdapServerLimitsTest {
   }
 
   @Test
+  void maxEntries() throws Exception {
+    try (LdapServer s = server(LdapServerLimits.builder().maxEntries(4).build(), 2);
+        LdapConnection c = LdapConnection.connect("127.0.0.1", s.port())) {
+      c.bind("cn=admin," + BASE, "secret");
+      c.add("uid=u2," + BASE, List.of(Attribute.of("objectClass", "account"),
+          Attribute.of("uid", "u2"))); // the fourth: at the limit
+      LdapException e = assertThrows(LdapException.class, () -> c.add("uid=u3," + BASE,
+          List.of(Attribute.of("objectClass", "account"), Attribute.of("uid", "u3"))));
+      assertEquals(ResultCode.UNWILLING_TO_PERFORM, e.resultCode());
+      assertTrue(e.getMessage().contains("LdapServerLimits.maxEntries reached: 4"),
+          e.getMessage());
+      c.delete("uid=u2," + BASE);
+      c.add("uid=u3," + BASE, List.of(Attribute.of("objectClass", "account"),
+          Attribute.of("uid", "u3")));
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> server(
+        LdapServerLimits.builder().maxEntries(2).build(), 2)); // an LDIF of 3 entries
+    assertTrue(e.getMessage().contains("maxEntries"), e.getMessage());
+  }
+
+  @Test
   void maxPagedSearchesPerConnection() throws Exception {
     try (LdapServer s = server(LdapServerLimits.builder().maxPagedSearchesPerConnection(2)
         .build(), 10); LdapConnection c = LdapConnection.connect("127.0.0.1", s.port())) {
