@@ -6,6 +6,7 @@ import dev.ferry.client.internal.ChannelOutputStream;
 import dev.ferry.client.internal.HttpConnections;
 import dev.ferry.client.internal.ReplyHandler;
 import dev.ferry.mime.MediaType;
+import dev.ferry.mime.MimeException;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
@@ -194,7 +195,7 @@ final class Exchange implements ReplyHandler.Listener {
   private static MediaType mediaType(String contentType) {
     try {
       return contentType == null ? null : MediaType.parse(contentType);
-    } catch (RuntimeException e) {
+    } catch (MimeException e) {
       return null;
     }
   }

@@ -20,7 +20,11 @@ final class Json {
           .append(",\"transferEncoding\":").append(str(r.encoding()))
           .append(",\"wireBytes\":").append(r.wireBytes())
           .append(",\"decodedBytes\":").append(r.decodedBytes())
-          .append(",\"sha256Prefix\":").append(str(r.sha256())).append('}');
+          .append(",\"sha256Prefix\":").append(str(r.sha256())).append(",\"warnings\":[");
+      for (int w = 0; w < r.warnings().size(); w++) {
+        s.append(w == 0 ? "" : ",").append(str(r.warnings().get(w)));
+      }
+      s.append("]}");
     }
     return s.append("]}").toString();
   }

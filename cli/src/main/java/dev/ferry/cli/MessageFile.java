@@ -22,9 +22,12 @@ final class MessageFile {
 
   private MessageFile() {}
 
-  /** Opens {@code file}; {@code contentType} (may be null) overrides what the file says. */
-  static Opened open(Path file, String contentType, LineEnds lineEnds, MimeLimits limits)
-      throws IOException {
+  /**
+   * Opens {@code file}; {@code contentType} (may be null) overrides what the file says;
+   * {@code lenientHeaders} reads past malformed header fields and parameters, reporting them.
+   */
+  static Opened open(Path file, String contentType, LineEnds lineEnds, boolean lenientHeaders,
+      MimeLimits limits) throws IOException {
     InputStream in = new BufferedInputStream(Files.newInputStream(file), 64 * 1024);
     try {
       in.mark(8192);
@@ -32,6 +35,7 @@ final class MessageFile {
       in.reset();
       boolean bareLf = firstLineEndsInBareLf(head);
       MediaType type;
+      MimeHeaders headers = MimeHeaders.EMPTY;
       if (contentType != null) {
         type = MediaType.parse(contentType);
       } else if (head.length > 2 && head[0] == '-' && head[1] == '-') {
@@ -40,7 +44,7 @@ final class MessageFile {
         if (looksLikeHttpRequestLine(head)) {
           skipLine(in);
         }
-        MimeHeaders headers = MimeHeaders.readFrom(in, limits, true);
+        headers = MimeHeaders.readFrom(in, limits, true, lenientHeaders);
         type = headers.contentType();
         if (type == null || type.boundary() == null) {
           throw new MimeException("no multipart Content-Type with a boundary in the file's"
@@ -53,15 +57,17 @@ final class MessageFile {
         case AUTO -> bareLf;
       };
       MultipartReader reader = MultipartReader.builder(in, type.boundary()).limits(limits)
-          .lenientLineEnds(lenient).build();
-      return new Opened(type, reader, lenient);
+          .lenientLineEnds(lenient).lenientHeaders(lenientHeaders).build();
+      return new Opened(type, headers, reader, lenient);
     } catch (IOException | RuntimeException e) {
       in.close();
       throw e;
     }
   }
 
-  record Opened(MediaType contentType, MultipartReader reader, boolean lenient) {}
+  /** The message's type, its own headers (empty for a bare body), and a reader of its parts. */
+  record Opened(MediaType contentType, MimeHeaders headers, MultipartReader reader,
+      boolean lenient) {}
 
   private static String sniffBoundary(byte[] head) {
     int end = 2;

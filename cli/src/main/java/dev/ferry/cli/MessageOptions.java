@@ -16,8 +16,14 @@ final class MessageOptions {
           + " LF). Default: ${DEFAULT-VALUE}.")
   MessageFile.LineEnds lineEnds;
 
+  @Option(names = "--lenient-headers",
+      description = "Read past a malformed header field or Content-Type parameter (8-bit bytes"
+          + " in a field name, an unquoted encoded word), printing a warning, instead of"
+          + " rejecting the message.")
+  boolean lenientHeaders;
+
   /** Opens {@code file} as these options say. */
   MessageFile.Opened open(Path file) throws IOException {
-    return MessageFile.open(file, contentType, lineEnds, MimeLimits.DEFAULTS);
+    return MessageFile.open(file, contentType, lineEnds, lenientHeaders, MimeLimits.DEFAULTS);
   }
 }

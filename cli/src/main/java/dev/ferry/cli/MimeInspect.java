@@ -1,11 +1,14 @@
 package dev.ferry.cli;
 
 import dev.ferry.mime.MediaType;
+import dev.ferry.mime.MimeHeaders;
+import dev.ferry.mime.MimeWarning;
 import dev.ferry.mime.Part;
 import dev.ferry.mime.TransferEncodings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -23,7 +26,9 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code ferry mime inspect}: lists the parts of a message without keeping any body. */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
     description = "List the parts of a multipart message: Content-ID, type, transfer encoding,"
-        + " size on the wire and decoded, SHA-256. Bodies stream; nothing is held in memory.",
+        + " size on the wire and decoded, SHA-256. Bodies stream; nothing is held in memory."
+        + " Values from the message are printed escaped (\\\\, \\t, \\xNN); --json has"
+        + " them exact.",
     footer = {"", "Examples:", "  ferry mime inspect samples/mtom-echo.eml",
         "  ferry mime inspect body.bin --content-type 'multipart/related; boundary=b1' --json"})
 final class MimeInspect implements Callable<Integer> {
@@ -38,15 +43,19 @@ final class MimeInspect implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON instead of a table.")
   boolean json;
 
+  /** One part; {@code warnings} are what lenient header parsing read past. */
   record Row(int index, String contentId, String type, String encoding, long wireBytes,
-      long decodedBytes, String sha256) {}
+      long decodedBytes, String sha256, List<String> warnings) {}
 
   @Override
   public Integer call() throws IOException {
     var opened = message.open(file);
     List<Row> rows = new ArrayList<>();
+    PrintWriter err = spec.commandLine().getErr();
+    printWarnings(err, opened.headers());
     try (var reader = opened.reader()) {
       for (Part p; (p = reader.nextPart()) != null; ) {
+        printWarnings(err, p.headers());
         rows.add(describe(p));
       }
     }
@@ -76,7 +85,15 @@ final class MimeInspect implements Callable<Integer> {
     }
     return new Row(p.index(), p.contentId(), type == null ? "(none)" : type.toString(),
         cte == null ? "(none)" : cte, wire, decoded,
-        HexFormat.of().formatHex(sha.digest()).substring(0, 16));
+        HexFormat.of().formatHex(sha.digest()).substring(0, 16),
+        p.headers().warnings().stream().map(MimeWarning::toString).toList());
+  }
+
+  /** Prints what lenient header parsing read past, a line each, escaped (it may quote input). */
+  static void printWarnings(PrintWriter err, MimeHeaders headers) {
+    for (MimeWarning w : headers.warnings()) {
+      err.println("ferry: warning: " + Printable.escape(w.toString()));
+    }
   }
 
   private static long copy(InputStream in, MessageDigest sha) throws IOException {
@@ -101,15 +118,17 @@ final class MimeInspect implements Callable<Integer> {
     }
   }
 
-  private static void printTable(java.io.PrintWriter out, MediaType type, boolean lenient,
+  /** The table: every value from the message escaped, so none can move a column or the cursor. */
+  private static void printTable(PrintWriter out, MediaType type, boolean lenient,
       List<Row> rows) {
-    out.println(type);
+    out.println(Printable.escape(type.toString()));
     out.println(rows.size() + " parts" + (lenient ? " (bare LF line ends accepted)" : ""));
     out.printf("%-3s %-44s %-36s %-17s %10s %10s  %s%n", "#", "Content-ID", "Content-Type",
         "Transfer-Encoding", "wire", "decoded", "sha256");
     for (Row r : rows) {
-      out.printf("%-3d %-44s %-36s %-17s %10d %10d  %s%n", r.index(), clip(r.contentId(), 44),
-          clip(r.type(), 36), r.encoding(), r.wireBytes(), r.decodedBytes(), r.sha256());
+      out.printf("%-3d %-44s %-36s %-17s %10d %10d  %s%n", r.index(),
+          clip(Printable.escape(r.contentId()), 44), clip(Printable.escape(r.type()), 36),
+          Printable.escape(r.encoding()), r.wireBytes(), r.decodedBytes(), r.sha256());
     }
   }
 

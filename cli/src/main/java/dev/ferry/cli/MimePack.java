@@ -2,6 +2,7 @@ package dev.ferry.cli;
 
 import dev.ferry.mime.ContentIds;
 import dev.ferry.mime.MediaType;
+import dev.ferry.mime.MimeException;
 import dev.ferry.mime.MimeHeaders;
 import dev.ferry.mime.MultipartWriter;
 import java.io.BufferedOutputStream;
@@ -93,7 +94,7 @@ final class MimePack implements Callable<Integer> {
     }
   }
 
-  private static Input parse(String spec) {
+  private static Input parse(String spec) throws MimeException {
     int colon = spec.indexOf(':');
     // A Windows drive letter ("C:\...") is not a type separator.
     if (colon == 1 && spec.length() > 2 && (spec.charAt(2) == '\\' || spec.charAt(2) == '/')) {

@@ -4,6 +4,7 @@ import dev.ferry.client.internal.HttpConnections;
 import dev.ferry.client.internal.RequestBody;
 import dev.ferry.client.internal.Transport;
 import dev.ferry.mime.MediaType;
+import dev.ferry.mime.MimeException;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
@@ -191,7 +192,7 @@ public final class SoapClient implements AutoCloseable {
   private static MediaType parse(String contentType) {
     try {
       return contentType == null ? null : MediaType.parse(contentType);
-    } catch (IllegalArgumentException e) {
+    } catch (MimeException e) {
       return null;
     }
   }

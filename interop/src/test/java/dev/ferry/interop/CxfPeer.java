@@ -95,6 +95,17 @@ public final class CxfPeer {
     return factory.create(TestMtomPort.class);
   }
 
+  /** A CXF client proxy of {@code sei} built from the WSDL at {@code wsdl}. */
+  static <T> T fromWsdl(Class<T> sei, URI wsdl, javax.xml.namespace.QName service,
+      javax.xml.namespace.QName port) {
+    JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
+    factory.setServiceClass(sei);
+    factory.setWsdlURL(wsdl.toString());
+    factory.setServiceName(service);
+    factory.setEndpointName(port);
+    return factory.create(sei);
+  }
+
   public static Bus newBus() {
     return BusFactory.newInstance().createBus();
   }

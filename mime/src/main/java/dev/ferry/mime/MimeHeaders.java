@@ -1,6 +1,7 @@
 package dev.ferry.mime;
 
 import dev.ferry.mime.internal.HeaderParser;
+import dev.ferry.mime.internal.HeaderWarnings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.AbstractList;
@@ -23,21 +24,34 @@ import java.util.RandomAccess;
  * assert h.get("content-id").equals("<1.abc@ferry.dev>");
  * assert h.contentId().equals("1.abc@ferry.dev");
  * }</pre>
+ *
+ * <p>Headers a parser read have their Content-Type parsed as they were read, so a malformed one
+ * fails the message there, with its offset, as every other MIME error does; under lenient header
+ * parsing what was read past is in {@link #warnings()}.
  */
 public final class MimeHeaders {
   private static final byte UNKNOWN = 0;
   private static final byte ASCII = 1;
   private static final byte NOT_ASCII = 2;
 
+  /** Stands for a Content-Type not parsed yet (its fields are final: safe to race on). */
+  private static final MediaType NOT_PARSED = MediaType.of("not", "parsed");
+
   /** No headers at all. */
-  public static final MimeHeaders EMPTY = new MimeHeaders(new FieldList(new Field[0], 0), ASCII);
+  public static final MimeHeaders EMPTY = new MimeHeaders(new FieldList(new Field[0], 0), ASCII,
+      null, List.of());
 
   private final List<Field> fields; // a FieldList when built; the parser's list, wrapped
   private byte ascii; // whether every name and value is ASCII; a writer copies those in place
+  private MediaType contentType; // null if none; NOT_PARSED until asked for, in built headers
+  private final List<MimeWarning> warnings;
 
-  private MimeHeaders(List<Field> fields, byte ascii) {
+  private MimeHeaders(List<Field> fields, byte ascii, MediaType contentType,
+      List<MimeWarning> warnings) {
     this.fields = fields;
     this.ascii = ascii;
+    this.contentType = contentType;
+    this.warnings = warnings;
   }
 
   /** One header field: its name as written, and its unfolded value without surrounding space. */
@@ -109,14 +123,38 @@ public final class MimeHeaders {
   }
 
   /**
-   * Returns the parsed Content-Type, or null if the part has none (RFC 2045 then implies
-   * {@code text/plain}; RFC 2387 parts without one are usually {@code application/octet-stream}).
+   * Returns the parsed Content-Type (of the first such field), or null if there is none (RFC
+   * 2045 then implies {@code text/plain}; RFC 2387 parts without one are usually
+   * {@code application/octet-stream}), or if lenient parsing ignored a malformed one. Headers a
+   * parser read were checked as they were read; built headers are parsed on the first call.
    *
-   * @throws IllegalArgumentException if the value is malformed
+   * @throws IllegalArgumentException if these headers were built (not read) with a malformed
+   *     Content-Type: the program's own value
    */
   public MediaType contentType() {
-    String v = get("Content-Type");
-    return v == null ? null : MediaType.parse(v);
+    MediaType t = contentType;
+    if (t == NOT_PARSED) {
+      String v = get("Content-Type");
+      try {
+        t = v == null ? null : MediaType.parse(v);
+      } catch (MimeException e) {
+        throw new IllegalArgumentException("malformed Content-Type: " + e.getMessage(), e);
+      }
+      contentType = t;
+    }
+    return t;
+  }
+
+  /**
+   * Returns what lenient header parsing read past in this header section, in order: a field
+   * left out (a name with bytes outside printable ASCII, a line without ':'), a Content-Type
+   * parameter skipped or kept as written, a Content-Type ignored. Empty for strict parsing,
+   * which fails on the same input, and for built headers.
+   *
+   * @see MultipartParser.Builder#lenientHeaders(boolean)
+   */
+  public List<MimeWarning> warnings() {
+    return warnings;
   }
 
   /** Returns the Content-ID without angle brackets, or null. */
@@ -234,7 +272,8 @@ public final class MimeHeaders {
         return EMPTY;
       }
       handedOver = true;
-      return new MimeHeaders(new FieldList(items, size), ascii ? ASCII : NOT_ASCII);
+      return new MimeHeaders(new FieldList(items, size), ascii ? ASCII : NOT_ASCII, NOT_PARSED,
+          List.of());
     }
 
     private static void checkName(String name) {
@@ -317,6 +356,19 @@ public final class MimeHeaders {
    */
   public static MimeHeaders readFrom(InputStream in, MimeLimits limits, boolean lenient)
       throws IOException {
+    return readFrom(in, limits, lenient, false);
+  }
+
+  /**
+   * As {@link #readFrom(InputStream, MimeLimits, boolean)}, and with {@code lenientHeaders}
+   * reads past malformed fields and parameters as {@link MultipartParser.Builder#lenientHeaders}
+   * says, reporting them in {@link #warnings()}.
+   *
+   * @throws MimeException as the three-argument form, and for
+   *     {@code MimeLimits.maxHeaderWarnings}
+   */
+  public static MimeHeaders readFrom(InputStream in, MimeLimits limits, boolean lenient,
+      boolean lenientHeaders) throws IOException {
     byte[] buf = new byte[256];
     int n = 0;
     int lineStart = 0;
@@ -342,21 +394,31 @@ public final class MimeHeaders {
             + " accept it)", n - 1, "headers");
       }
       if (n - lineStart == (crlf ? 2 : 1)) {
-        return parse(buf, lineStart, limits, 0, "headers");
+        return parse(buf, lineStart, limits, lenientHeaders, 0, "headers");
       }
       lineStart = n;
     }
   }
 
-  /** Parses {@code buf[0, length)}, whose first byte is at absolute {@code baseOffset}. */
-  static MimeHeaders parse(byte[] buf, int length, MimeLimits limits, long baseOffset,
-      String context) throws MimeException {
-    return ofParsed(HeaderParser.parse(buf, length, limits.maxHeaderCount(), baseOffset,
-        context));
-  }
-
-  static MimeHeaders ofParsed(List<Field> fields) {
-    return fields.isEmpty() ? EMPTY : new MimeHeaders(Collections.unmodifiableList(fields),
-        UNKNOWN);
+  /**
+   * Parses {@code buf[0, length)}, whose first byte is at absolute {@code baseOffset}, and the
+   * Content-Type in it; {@code lenient} reads past malformed fields and parameters, reporting
+   * them in {@link #warnings()}.
+   */
+  static MimeHeaders parse(byte[] buf, int length, MimeLimits limits, boolean lenient,
+      long baseOffset, String context) throws MimeException {
+    HeaderWarnings warnings = lenient ? new HeaderWarnings(limits.maxHeaderWarnings()) : null;
+    HeaderParser.Parsed p = HeaderParser.parse(buf, length, limits.maxHeaderCount(), warnings,
+        baseOffset, context);
+    if (p.fields().isEmpty() && (warnings == null || warnings.list().isEmpty())) {
+      return EMPTY;
+    }
+    MediaType type = null;
+    if (p.contentTypeIndex() >= 0) {
+      type = MediaType.parse(p.fields().get(p.contentTypeIndex()).value(),
+          p.contentTypeOffsets(), context + " > header \"Content-Type\"", warnings);
+    }
+    return new MimeHeaders(Collections.unmodifiableList(p.fields()), UNKNOWN, type,
+        warnings == null ? List.of() : warnings.list());
   }
 }

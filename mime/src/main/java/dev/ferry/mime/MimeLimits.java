@@ -22,6 +22,9 @@ package dev.ferry.mime;
  *       <td>bytes after the closing delimiter that the parser is fed</td></tr>
  *   <tr><td>{@code maxBoundaryLength}</td><td>{@value #DEFAULT_MAX_BOUNDARY_LENGTH}</td>
  *       <td>characters of the boundary (RFC 2046: 1 to 70)</td></tr>
+ *   <tr><td>{@code maxHeaderWarnings}</td><td>{@value #DEFAULT_MAX_HEADER_WARNINGS}</td>
+ *       <td>malformed fields and parameters that lenient header parsing reads past in one
+ *       header section, each kept as a {@link MimeWarning}</td></tr>
  * </table>
  *
  * <p>A violation is a {@link MimeException} whose {@code limitName()} is
@@ -37,6 +40,7 @@ public final class MimeLimits {
   public static final int DEFAULT_MAX_PREAMBLE_BYTES = 64 * 1024;
   public static final int DEFAULT_MAX_EPILOGUE_BYTES = 64 * 1024;
   public static final int DEFAULT_MAX_BOUNDARY_LENGTH = 70;
+  public static final int DEFAULT_MAX_HEADER_WARNINGS = 16;
 
   /** The defaults. */
   public static final MimeLimits DEFAULTS = builder().build();
@@ -49,6 +53,7 @@ public final class MimeLimits {
   private final int maxPreambleBytes;
   private final int maxEpilogueBytes;
   private final int maxBoundaryLength;
+  private final int maxHeaderWarnings;
 
   private MimeLimits(Builder b) {
     maxHeaderBytes = b.maxHeaderBytes;
@@ -59,6 +64,7 @@ public final class MimeLimits {
     maxPreambleBytes = b.maxPreambleBytes;
     maxEpilogueBytes = b.maxEpilogueBytes;
     maxBoundaryLength = b.maxBoundaryLength;
+    maxHeaderWarnings = b.maxHeaderWarnings;
   }
 
   public static Builder builder() {
@@ -70,7 +76,7 @@ public final class MimeLimits {
     return new Builder().maxHeaderBytes(maxHeaderBytes).maxHeaderCount(maxHeaderCount)
         .maxParts(maxParts).maxPartBytes(maxPartBytes).maxMessageBytes(maxMessageBytes)
         .maxPreambleBytes(maxPreambleBytes).maxEpilogueBytes(maxEpilogueBytes)
-        .maxBoundaryLength(maxBoundaryLength);
+        .maxBoundaryLength(maxBoundaryLength).maxHeaderWarnings(maxHeaderWarnings);
   }
 
   public int maxHeaderBytes() {
@@ -105,12 +111,17 @@ public final class MimeLimits {
     return maxBoundaryLength;
   }
 
+  public int maxHeaderWarnings() {
+    return maxHeaderWarnings;
+  }
+
   @Override
   public String toString() {
     return "MimeLimits[maxHeaderBytes=" + maxHeaderBytes + ", maxHeaderCount=" + maxHeaderCount
         + ", maxParts=" + maxParts + ", maxPartBytes=" + maxPartBytes + ", maxMessageBytes="
         + maxMessageBytes + ", maxPreambleBytes=" + maxPreambleBytes + ", maxEpilogueBytes="
-        + maxEpilogueBytes + ", maxBoundaryLength=" + maxBoundaryLength + "]";
+        + maxEpilogueBytes + ", maxBoundaryLength=" + maxBoundaryLength
+        + ", maxHeaderWarnings=" + maxHeaderWarnings + "]";
   }
 
   /** Builds {@link MimeLimits}; every value must be at least 1. */
@@ -123,6 +134,7 @@ public final class MimeLimits {
     private int maxPreambleBytes = DEFAULT_MAX_PREAMBLE_BYTES;
     private int maxEpilogueBytes = DEFAULT_MAX_EPILOGUE_BYTES;
     private int maxBoundaryLength = DEFAULT_MAX_BOUNDARY_LENGTH;
+    private int maxHeaderWarnings = DEFAULT_MAX_HEADER_WARNINGS;
 
     private Builder() {}
 
@@ -163,6 +175,11 @@ public final class MimeLimits {
 
     public Builder maxBoundaryLength(int value) {
       maxBoundaryLength = (int) positive("maxBoundaryLength", value);
+      return this;
+    }
+
+    public Builder maxHeaderWarnings(int value) {
+      maxHeaderWarnings = (int) positive("maxHeaderWarnings", value);
       return this;
     }
 

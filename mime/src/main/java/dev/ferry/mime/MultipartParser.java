@@ -14,9 +14,17 @@ import java.nio.charset.StandardCharsets;
  * multipart-body := [preamble CRLF] dash-boundary padding CRLF body-part
  *                   *(CRLF dash-boundary padding CRLF body-part)
  *                   CRLF dash-boundary "--" [padding [CRLF epilogue]]
- * body-part      := *(header-field CRLF) CRLF *OCTET
+ * body-part      := *(header-field CRLF) [CRLF *OCTET]
  * dash-boundary  := "--" boundary          padding := *(SP / HTAB)
  * </pre>
+ *
+ * <p><b>Parts without a body.</b> As RFC 2046 allows, a part may end right after its header
+ * section: {@code --b CRLF Content-Type: image/gif CRLF CRLF --b} is a part with an empty body,
+ * the empty line's CRLF being the delimiter's. A line that starts with the dash-boundary is a
+ * delimiter line wherever it is (RFC 2046 forbids such lines inside a part), so it ends a header
+ * section that has no empty line too ({@code --b CRLF A: 1 CRLF --b}: the delimiter claims the
+ * last header line's CRLF, a header section that RFC 5322 would call unfinished; mime4j reads it
+ * the same way).
  *
  * <p><b>Feeding.</b> Call {@link #next(byte[], int, int)} with the unconsumed input; it consumes
  * {@link #consumed()} bytes of it and returns an {@link Event}. Whatever was not consumed must be
@@ -24,8 +32,9 @@ import java.nio.charset.StandardCharsets;
  * only during the call. A delimiter split across chunks is carried as a count of matched
  * delimiter bytes, never as a copy of the input.
  *
- * <p><b>Searching.</b> The delimiter (CRLF "--" boundary) is found with a Horspool skip-search
- * over the chunk, so body bytes that cannot end a delimiter are skipped, not examined one by one.
+ * <p><b>Searching.</b> The delimiter (CRLF "--" boundary) is found by sampling one byte pair
+ * every delimiter length less one (or, on the Vector API, by testing windows of starts at once),
+ * so body bytes that cannot be part of a delimiter are skipped, not examined one by one.
  *
  * <p><b>Body slices.</b> After {@link Event#BODY}, {@link #bodyArray()}, {@link #bodyOffset()}
  * and {@link #bodyLength()} name the bytes: usually a range of the caller's own array (no copy),
@@ -34,6 +43,10 @@ import java.nio.charset.StandardCharsets;
  * <p><b>Line ends.</b> Strict by default: delimiters and header lines end in CRLF. With
  * {@code lenientLineEnds}, a bare LF is accepted too, consistently: the delimiter is then LF "--"
  * boundary, and a CR right before that LF belongs to the line break, not to the body.
+ *
+ * <p><b>Header fields.</b> Strict by default: a malformed field or Content-Type fails the
+ * message. With {@code lenientHeaders}, the parser reads past a malformed field or parameter and
+ * reports it in the part's {@link MimeHeaders#warnings()}.
  *
  * <p><b>Errors</b> are {@link MimeException}s with the absolute byte offset and the part; after
  * one, the parser is failed and rethrows it. Not thread-safe.
@@ -60,8 +73,9 @@ public final class MultipartParser {
     CLOSE_DASH,      // "-" after the boundary: the second "-" of a closing delimiter must follow
     PADDING,         // SP or HTAB after the boundary: more of it, then the line break
     LINE_CR,         // CR after the boundary (and padding): LF must follow
-    HEADERS,         // after a delimiter line: header lines until an empty one
-    BODY,            // after the empty line: body bytes until the next delimiter
+    HEADERS,         // after a delimiter line: header lines until an empty one or a delimiter
+    BODY_START,      // after the header section: a dash-boundary here ends an empty body
+    BODY,            // body bytes until the next delimiter
     EPILOGUE,        // after the closing delimiter: bytes are discarded
     FAILED           // sticky: every call rethrows the first error
   }
@@ -69,7 +83,12 @@ public final class MultipartParser {
   private final DelimiterSearch search;
   /** CR followed by the delimiter: the bytes a carried partial match stands for. */
   private final byte[] crDelimiter;
+  /** The delimiter's line break (CRLF, or LF when lenient): where its dash-boundary starts. */
+  private final int lineBreakBytes;
+  /** Where the dash-boundary starts in {@link #crDelimiter}. */
+  private final int dashStart;
   private final boolean lenient;
+  private final boolean lenientHeaders;
   private final MimeLimits limits;
 
   private State state = State.PREAMBLE;
@@ -84,6 +103,9 @@ public final class MultipartParser {
   private boolean pendingCr; // lenient only: a CR held back in case LF "--" boundary follows
   private int pendingFrom; // carried bytes that turned out to be body: crDelimiter[from, to)
   private int pendingTo;
+  // A dash-boundary at the start of a header line or of a body, carried as a count of its bytes.
+  private int dashMatched;
+  private boolean atLineStart; // in HEADERS: no byte of the current line looked at yet
   // What earlier calls learned about input the caller passes again (it must pass all of it):
   private int delimiterAhead = -1; // distance to a delimiter already found, or -1
   private int bodyAhead; // bytes at the front already known to hold no delimiter
@@ -107,12 +129,15 @@ public final class MultipartParser {
   private MultipartParser(Builder b) throws MimeException {
     this.limits = b.limits;
     this.lenient = b.lenientLineEnds;
+    this.lenientHeaders = b.lenientHeaders;
     byte[] boundary = checkBoundary(b.boundary, limits, lenient);
     byte[] prefix = lenient ? new byte[] {'\n', '-', '-'} : new byte[] {'\r', '\n', '-', '-'};
     byte[] delimiter = new byte[prefix.length + boundary.length];
     System.arraycopy(prefix, 0, delimiter, 0, prefix.length);
     System.arraycopy(boundary, 0, delimiter, prefix.length, boundary.length);
     this.search = new DelimiterSearch(delimiter);
+    this.lineBreakBytes = prefix.length - 2;
+    this.dashStart = 1 + lineBreakBytes;
     this.crDelimiter = new byte[delimiter.length + 1];
     crDelimiter[0] = '\r';
     System.arraycopy(delimiter, 0, crDelimiter, 1, delimiter.length);
@@ -232,7 +257,7 @@ public final class MultipartParser {
    */
   public boolean hasCarry() {
     return matched > 0 || pendingCr || pendingFrom < pendingTo || bodyAhead > 0
-        || delimiterAhead >= 0;
+        || delimiterAhead >= 0 || dashMatched > 0;
   }
 
   /**
@@ -245,6 +270,14 @@ public final class MultipartParser {
    * @throws IllegalStateException if not in a body, or {@code dest} has too little room
    */
   public int takeCarry(byte[] dest, int destOffset) {
+    if (state == State.BODY_START) {
+      // the dash-boundary bytes seen so far: given back, matched again when passed again
+      int n = dashMatched;
+      System.arraycopy(crDelimiter, dashStart, dest, destOffset, n);
+      offset -= n;
+      dashMatched = 0;
+      return n;
+    }
     if (state != State.BODY || bodyAhead > 0 || delimiterAhead >= 0) {
       throw new IllegalStateException("no carry to take in state " + state);
     }
@@ -282,6 +315,7 @@ public final class MultipartParser {
         case PADDING -> padding(in);
         case LINE_CR -> lineCr(in);
         case HEADERS -> headerLines(in);
+        case BODY_START -> bodyStart(in);
         case BODY -> body(in, maxBody);
         case EPILOGUE -> epilogue();
         case FAILED -> throw failure;
@@ -317,6 +351,48 @@ public final class MultipartParser {
       }
     }
     return e;
+  }
+
+  /**
+   * The first bytes after a header section: a dash-boundary there is the next delimiter, whose
+   * line break was the header section's last one, and the body is empty. Anything else is body.
+   */
+  private Event bodyStart(byte[] in) {
+    if (dashMatched < dashBoundaryLength()) { // else the header section ended at this delimiter
+      if (!matchDashBoundary(in)) {
+        // body after all; the carried bytes (dashes and boundary, no CR or LF) hold no delimiter
+        pendingFrom = dashStart;
+        pendingTo = dashStart + dashMatched;
+        dashMatched = 0;
+        state = State.BODY;
+        return null;
+      }
+      if (dashMatched < dashBoundaryLength()) {
+        return Event.NEED_INPUT;
+      }
+    }
+    dashMatched = 0;
+    state = State.AFTER_BOUNDARY;
+    return Event.PART_END;
+  }
+
+  /**
+   * Goes on matching the dash-boundary at a line's start, {@link #dashMatched} bytes of it seen
+   * so far: consumes what matches and returns true, or consumes nothing and returns false on a
+   * mismatch (the carried count then tells how many of its bytes were seen).
+   */
+  private boolean matchDashBoundary(byte[] in) {
+    int m = search.continueMatch(lineBreakBytes + dashMatched, in, pos, limitEnd);
+    if (m < 0) {
+      return false;
+    }
+    pos += m - lineBreakBytes - dashMatched;
+    dashMatched = m - lineBreakBytes;
+    return true;
+  }
+
+  private int dashBoundaryLength() {
+    return search.length() - lineBreakBytes;
   }
 
   /**
@@ -506,6 +582,7 @@ public final class MultipartParser {
     partIndex++;
     headerLen = 0;
     lineStart = 0;
+    atLineStart = true;
     fieldCount = 0;
     headerStartOffset = offsetOf(pos);
     state = State.HEADERS;
@@ -522,6 +599,13 @@ public final class MultipartParser {
 
   private Event headerLines(byte[] in) throws MimeException {
     while (pos < limitEnd) {
+      if (atLineStart && (dashMatched > 0 || in[pos] == '-')) {
+        Event e = delimiterAtLineStart(in);
+        if (e != null) {
+          return e;
+        }
+      }
+      atLineStart = false;
       int lf = Bytes.indexOf(in, (byte) '\n', pos, limitEnd);
       int stop = lf < 0 ? limitEnd : lf + 1;
       appendHeaderBytes(in, pos, stop);
@@ -542,15 +626,38 @@ public final class MultipartParser {
             fieldCount, headerStartOffset + lineStart, context()); // before buffering the rest
       }
       if (lineLength == (crlf ? 2 : 1)) {
-        headers = MimeHeaders.parse(headerBuf, lineStart, limits, headerStartOffset,
-            context());
-        state = State.BODY;
-        partBytes = 0;
-        return Event.PART_START;
+        return endHeaders();
       }
       lineStart = headerLen;
+      atLineStart = true;
     }
     return Event.NEED_INPUT;
+  }
+
+  /**
+   * A header line that starts with {@code -}: if it is a dash-boundary, the header section ends
+   * here without its empty line, and the part has no body. Returns PART_START, NEED_INPUT (all
+   * input went into the carried match), or null: not a delimiter, the line goes on as a header.
+   */
+  private Event delimiterAtLineStart(byte[] in) throws MimeException {
+    if (!matchDashBoundary(in)) {
+      appendHeaderBytes(crDelimiter, dashStart, dashStart + dashMatched); // header bytes after all
+      dashMatched = 0;
+      atLineStart = false;
+      return null;
+    }
+    if (dashMatched < dashBoundaryLength()) {
+      return Event.NEED_INPUT;
+    }
+    return endHeaders(); // BODY_START sees the whole dash-boundary matched: the body is empty
+  }
+
+  private Event endHeaders() throws MimeException {
+    headers = MimeHeaders.parse(headerBuf, lineStart, limits, lenientHeaders, headerStartOffset,
+        context());
+    state = State.BODY_START;
+    partBytes = 0;
+    return Event.PART_START;
   }
 
   private void appendHeaderBytes(byte[] in, int from, int to) throws MimeException {
@@ -595,7 +702,7 @@ public final class MultipartParser {
     return switch (state) {
       case PREAMBLE -> "preamble";
       case HEADERS -> "part " + partIndex + " > headers";
-      case BODY -> "part " + partIndex + " > body";
+      case BODY, BODY_START -> "part " + partIndex + " > body";
       case EPILOGUE -> "epilogue";
       default -> partIndex < 0 ? "first delimiter" : "delimiter after part " + partIndex;
     };
@@ -632,6 +739,7 @@ public final class MultipartParser {
     private final String boundary;
     private MimeLimits limits = MimeLimits.DEFAULTS;
     private boolean lenientLineEnds;
+    private boolean lenientHeaders;
 
     private Builder(String boundary) {
       this.boundary = boundary;
@@ -645,6 +753,18 @@ public final class MultipartParser {
     /** Accepts bare LF line ends as well as CRLF (off by default). */
     public Builder lenientLineEnds(boolean lenient) {
       this.lenientLineEnds = lenient;
+      return this;
+    }
+
+    /**
+     * Reads past a malformed header field (a name with bytes outside printable ASCII, a line
+     * without ':') or Content-Type parameter (a value that is neither a token nor a quoted
+     * string, such as an unquoted RFC 2047 encoded word, is kept as written) instead of failing
+     * the message, and reports each in the part's {@link MimeHeaders#warnings()}; at most
+     * {@code MimeLimits.maxHeaderWarnings} in one header section. Off by default.
+     */
+    public Builder lenientHeaders(boolean lenient) {
+      this.lenientHeaders = lenient;
       return this;
     }
 

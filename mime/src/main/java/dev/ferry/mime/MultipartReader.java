@@ -302,6 +302,12 @@ public final class MultipartReader implements Closeable {
       return this;
     }
 
+    /** As {@link MultipartParser.Builder#lenientHeaders(boolean)} (off by default). */
+    public Builder lenientHeaders(boolean lenient) {
+      parser.lenientHeaders(lenient);
+      return this;
+    }
+
     /**
      * Returns the reader.
      *

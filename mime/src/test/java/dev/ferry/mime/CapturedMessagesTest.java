@@ -115,6 +115,21 @@ class CapturedMessagesTest {
     assertThat(sizes).isEqualTo(expected.sizes());
   }
 
+  /** Ferry's reader and push parser see each captured message as Apache mime4j does. */
+  @ParameterizedTest(name = "{0} in {1}")
+  @MethodSource("messagesAndChunkings")
+  void parsesAsMime4jDoes(Expected expected, Chunking chunking) throws Exception {
+    Message m = load(expected.file());
+    String type = m.contentType().toString();
+    List<String> peer = PeerRendering.mime4j(m.body(), type);
+    assertThat(peer).filteredOn(line -> line.equals("part"))
+        .hasSize(expected.contentIds().size());
+    assertThat(PeerRendering.ferry(m.body(), type, chunking, expected.lenient(), false))
+        .isEqualTo(peer);
+    assertThat(PeerRendering.ferryPush(m.body(), type, chunking, expected.lenient(), false))
+        .isEqualTo(peer);
+  }
+
   @Test
   void mtomSample2AttachmentBytesAreExact() throws IOException {
     byte[] data = partBody("mtom-sample2.msg", false, 1);

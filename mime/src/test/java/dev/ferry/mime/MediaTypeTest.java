@@ -2,13 +2,14 @@ package dev.ferry.mime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
 class MediaTypeTest {
 
   @Test
-  void parsesWhatRealStacksSend() {
+  void parsesWhatRealStacksSend() throws MimeException {
     // mtom-sample1: no space before action; swainput.bin: TAB before boundary; trailing ';'
     MediaType t = MediaType.parse("multipart/related; boundary=\"MIMEBoundaryurn:uuid:A3\";"
         + " type=\"application/xop+xml\"; start=\"<0.urn@apache.org>\";"
@@ -41,7 +42,7 @@ class MediaTypeTest {
   }
 
   @Test
-  void firstOfDuplicateParametersWins() {
+  void firstOfDuplicateParametersWins() throws MimeException {
     assertThat(MediaType.parse("a/b; x=1; X=2").parameter("x")).isEqualTo("1");
     // past the few a linear scan handles, the names go into a set: same answer
     StringBuilder many = new StringBuilder("a/b");
@@ -56,7 +57,7 @@ class MediaTypeTest {
   }
 
   @Test
-  void equalityAndHashIgnoreParameterOrderButNotValues() {
+  void equalityAndHashIgnoreParameterOrderButNotValues() throws MimeException {
     MediaType a = MediaType.parse("multipart/related; type=\"text/xml\"; boundary=b");
     MediaType b = MediaType.of("multipart", "related", "boundary", "b", "type", "text/xml");
     assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
@@ -70,7 +71,7 @@ class MediaTypeTest {
   }
 
   @Test
-  void formatsWithQuotesOnlyWhereNeeded() {
+  void formatsWithQuotesOnlyWhereNeeded() throws MimeException {
     MediaType t = MediaType.of("Multipart", "Related").withParameter("boundary", "b-1")
         .withParameter("type", "application/xop+xml").withParameter("start", "<a b>");
     assertThat(t).hasToString("multipart/related; boundary=b-1; type=\"application/xop+xml\";"
@@ -79,7 +80,7 @@ class MediaTypeTest {
   }
 
   @Test
-  void buildsFromPairsInOneStep() {
+  void buildsFromPairsInOneStep() throws MimeException {
     MediaType t = MediaType.of("Multipart", "Related", "Boundary", "b", "start", "<a \"b\\>",
         "boundary", "c");
     assertThat(t).isEqualTo(MediaType.of("multipart", "related").withParameter("boundary", "c")
@@ -92,11 +93,33 @@ class MediaTypeTest {
   }
 
   @Test
-  void malformedValuesSayWhere() {
-    assertThatThrownBy(() -> MediaType.parse("text")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("expected '/' at index 4");
-    assertThatThrownBy(() -> MediaType.parse("a/b; x=\"open"))
-        .hasMessageContaining("unterminated quoted string");
-    assertThatThrownBy(() -> MediaType.parse("a/b; =1")).hasMessageContaining("parameter name");
+  void malformedValuesAreMimeErrorsAtTheirOffsetWithinTheValue() {
+    MimeException e = assertThrows(MimeException.class, () -> MediaType.parse("text"));
+    assertThat(e.getMessage())
+        .isEqualTo("expected '/' at byte 4 [within the Content-Type value \"text\"]");
+    e = assertThrows(MimeException.class, () -> MediaType.parse("a/b; x=\"open"));
+    assertThat(e.reason()).isEqualTo("unterminated quoted string");
+    assertThat(e.byteOffset()).isEqualTo(7); // the opening quote
+    assertThat(e.context()).endsWith(" > parameter \"x\"");
+    e = assertThrows(MimeException.class, () -> MediaType.parse("a/b; =1"));
+    assertThat(e.reason()).isEqualTo("expected a parameter name");
+    assertThat(e.byteOffset()).isEqualTo(5);
+    e = assertThrows(MimeException.class, () -> MediaType.parse("a/b; x=y (open"));
+    assertThat(e.reason()).isEqualTo("unterminated comment");
+    assertThat(e.byteOffset()).isEqualTo(9);
+  }
+
+  @Test
+  void offsetsCountUtf8BytesAndQuotesEscapeControlCharacters() {
+    // "é" is two bytes: the '=' missing after "y" would be character 13, byte 14
+    MimeException e = assertThrows(MimeException.class,
+        () -> MediaType.parse("a/b; x=\"é\"; y"));
+    assertThat(e.reason()).isEqualTo("expected '='");
+    assertThat(e.byteOffset()).isEqualTo(14);
+    e = assertThrows(MimeException.class, () -> MediaType.parse("text\u001b[2J\u202e"));
+    assertThat(e.getMessage()).contains("\"text\\x1B[2J\\u202E\"")
+        .doesNotContain("\u001b").doesNotContain("\u202e");
+    e = assertThrows(MimeException.class, () -> MediaType.parse("x".repeat(100)));
+    assertThat(e.context()).endsWith("x\"...").hasSizeLessThan(80);
   }
 }

@@ -85,16 +85,23 @@ class MultipartRoundTripProperties {
     return out.toByteArray();
   }
 
-  /** Keeps cases where each body, followed by its delimiter, shows the delimiter only there. */
+  /**
+   * Keeps cases where each body, followed by its delimiter, shows the delimiter only there, and
+   * does not start with the dash-boundary: a body starts a line, and a line that starts with
+   * it is a delimiter line (RFC 2046), which ends an empty body.
+   */
   private static void assumeNoDelimiterInBodies(String boundary, List<TestPart> parts,
       boolean lenient) {
     byte[] crlfDelimiter = ("\r\n--" + boundary).getBytes(StandardCharsets.ISO_8859_1);
     byte[] delimiter = lenient ? Arrays.copyOfRange(crlfDelimiter, 1, crlfDelimiter.length)
         : crlfDelimiter;
+    byte[] dashBoundary = Arrays.copyOfRange(crlfDelimiter, 2, crlfDelimiter.length);
     for (TestPart p : parts) {
       byte[] framed = Arrays.copyOf(p.body(), p.body().length + crlfDelimiter.length);
       System.arraycopy(crlfDelimiter, 0, framed, p.body().length, crlfDelimiter.length);
       Assume.that(indexOf(framed, delimiter) == framed.length - delimiter.length);
+      Assume.that(p.body().length < dashBoundary.length || !Arrays.equals(p.body(), 0,
+          dashBoundary.length, dashBoundary, 0, dashBoundary.length));
     }
   }
 
@@ -129,7 +136,9 @@ class MultipartRoundTripProperties {
         .as((names, values) -> {
           MimeHeaders.Builder b = MimeHeaders.builder();
           for (int i = 0; i < names.size(); i++) {
-            b.add(names.get(i), values.get(i));
+            // a Content-Type is parsed as it is read: any value, in a valid one
+            b.add(names.get(i), names.get(i).equals("Content-Type")
+                ? MediaType.of("text", "plain", "x", values.get(i)).toString() : values.get(i));
           }
           return b.build();
         });

@@ -113,7 +113,7 @@ class MultipartWriterTest {
   }
 
   @Test
-  void relatedContentTypeIsTheGeneralOneMadeInOneStep() {
+  void relatedContentTypeIsTheGeneralOneMadeInOneStep() throws MimeException {
     MultipartWriter w = new MultipartWriter(new ByteArrayOutputStream());
     String root = w.nextContentId();
     String[][] cases = {

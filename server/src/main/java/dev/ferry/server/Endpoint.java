@@ -2,6 +2,7 @@ package dev.ferry.server;
 
 import dev.ferry.soap.Message;
 import dev.ferry.soap.Payload;
+import jakarta.servlet.http.HttpServletRequest;
 
 /**
  * A SOAP operation: turns a request into the reply to send. The request's attachments are
@@ -13,4 +14,13 @@ import dev.ferry.soap.Payload;
 public interface Endpoint {
   /** Returns the reply, or null for a one-way operation (HTTP 202, no body). */
   Payload handle(Message request) throws Exception;
+
+  /**
+   * As {@link #handle(Message)}, for a request that came in {@code http}: an endpoint that needs
+   * the HTTP request (its headers, the remote address, the authenticated user) overrides this.
+   * The request's body has been read into {@code request}; do not read its stream.
+   */
+  default Payload handle(Message request, HttpServletRequest http) throws Exception {
+    return handle(request);
+  }
 }

@@ -25,9 +25,13 @@ import java.util.Objects;
 public final class SoapServer implements AutoCloseable {
   private final JettyHost host;
   private final Metrics metrics;
+  private final SoapCodec codec;
+  private final ServerOptions options;
 
   private SoapServer(Builder b) {
     this.metrics = b.metrics != null ? b.metrics : Metrics.create("ferry.server");
+    this.codec = b.codec;
+    this.options = b.options;
     Map<String, HttpServlet> servlets = new LinkedHashMap<>();
     b.endpoints.forEach((path, dispatcher) ->
         servlets.put(path, new SoapServlet(b.codec, dispatcher, metrics, b.options)));
@@ -42,6 +46,31 @@ public final class SoapServer implements AutoCloseable {
   public SoapServer start() throws IOException {
     host.start();
     return this;
+  }
+
+  /**
+   * Serves {@code dispatcher}'s endpoints at {@code path} from now on, while running too: for a
+   * runtime that publishes endpoints one by one on a shared port (JAX-WS's
+   * {@code Endpoint.publish}). A path already served is replaced.
+   */
+  public void addEndpoint(String path, Dispatcher dispatcher) {
+    addEndpoint(path, codec, dispatcher);
+  }
+
+  /** As {@link #addEndpoint(String, Dispatcher)}, reading requests with {@code codec}. */
+  public void addEndpoint(String path, SoapCodec codec, Dispatcher dispatcher) {
+    Objects.requireNonNull(dispatcher);
+    Objects.requireNonNull(codec);
+    if (JettyHost.OWN_PATHS.contains(path)) {
+      throw new IllegalArgumentException(path + " is the server's own");
+    }
+    host.removeServlet(path);
+    host.addServlet(path, new SoapServlet(codec, dispatcher, metrics, options));
+  }
+
+  /** Stops serving {@code path} (later requests to it get 404); returns false if none was. */
+  public boolean removeEndpoint(String path) {
+    return !JettyHost.OWN_PATHS.contains(path) && host.removeServlet(path);
   }
 
   public int port() {

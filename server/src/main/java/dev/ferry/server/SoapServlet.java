@@ -198,7 +198,7 @@ public class SoapServlet extends HttpServlet {
     SoapVersion version = message.version();
     Payload reply;
     try {
-      reply = dispatch(message, HttpSoap.soapAction(request, type));
+      reply = dispatch(message, HttpSoap.soapAction(request, type), request);
       if (buffer.attachments() != null) {
         buffer.attachments().attachments(); // read (spool) the rest before answering
       }
@@ -223,7 +223,8 @@ public class SoapServlet extends HttpServlet {
     return new Outcome(200, null);
   }
 
-  private Payload dispatch(Message message, String soapAction) throws Exception {
+  private Payload dispatch(Message message, String soapAction, HttpServletRequest http)
+      throws Exception {
     SoapVersion version = message.version();
     List<?> missed = message.notUnderstood(dispatcher.understood(), Set.of());
     if (!missed.isEmpty()) {
@@ -238,7 +239,7 @@ public class SoapServlet extends HttpServlet {
           + message.addressing().action() + "\" or "
           + (element == null ? "an empty Body (it holds no element)" : "Body element " + element)));
     }
-    return endpoint.handle(message);
+    return endpoint.handle(message, http);
   }
 
   private Outcome fault(HttpServletResponse response, Fault fault) throws IOException {

@@ -1,6 +1,7 @@
 package dev.ferry.soap;
 
 import dev.ferry.mime.MediaType;
+import dev.ferry.mime.MimeException;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,7 +36,11 @@ public final class SoapBinding {
       if (root == null) {
         return SoapVersion.SOAP_11;
       }
-      base = MediaType.parse(root).baseType();
+      MediaType rootType = parseOrNull(root);
+      if (rootType == null) {
+        return null; // a malformed type parameter names no SOAP type
+      }
+      base = rootType.baseType();
     }
     return switch (base.toLowerCase(Locale.ROOT)) {
       case "text/xml" -> SoapVersion.SOAP_11;
@@ -57,7 +62,8 @@ public final class SoapBinding {
       action = type.parameter("action");
       if (action == null && type.isMultipart()) {
         String startInfo = type.parameter("start-info");
-        action = startInfo == null ? null : MediaType.parse(startInfo).parameter("action");
+        MediaType info = startInfo == null ? null : parseOrNull(startInfo);
+        action = info == null ? null : info.parameter("action");
       }
     }
     if (action != null && action.length() >= 2 && action.startsWith("\"")
@@ -65,6 +71,14 @@ public final class SoapBinding {
       action = action.substring(1, action.length() - 1);
     }
     return action;
+  }
+
+  private static MediaType parseOrNull(String value) {
+    try {
+      return MediaType.parse(value);
+    } catch (MimeException e) {
+      return null;
+    }
   }
 
   /** Returns the {@code SOAPAction} header value for {@code action}: quoted, as SOAP 1.1 says. */

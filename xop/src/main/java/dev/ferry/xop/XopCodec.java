@@ -1,6 +1,7 @@
 package dev.ferry.xop;
 
 import dev.ferry.mime.MediaType;
+import dev.ferry.mime.MimeException;
 import dev.ferry.xop.internal.XmlFactories;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,8 +65,9 @@ public final class XopCodec {
     MediaType type;
     try {
       type = MediaType.parse(contentType);
-    } catch (IllegalArgumentException e) {
-      throw new XopException("malformed Content-Type: " + e.getMessage(), -1, "Content-Type");
+    } catch (MimeException e) {
+      throw new XopException("malformed Content-Type: " + e.reason(), e.byteOffset(),
+          e.context(), e);
     }
     return read(in, type);
   }

@@ -76,7 +76,7 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
   /** Returns the Content-Type of the message (for the HTTP header). Known before any write. */
   public String contentType() {
     if (multipart == null) {
-      return MediaType.parse(rootType).withParameter("charset", "UTF-8").toString();
+      return rootType + "; charset=UTF-8"; // rootType is a parsed base type
     }
     return multipart.relatedContentType("application/xop+xml", rootContentId, rootType)
         .toString();
@@ -173,6 +173,38 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
         return;
       }
     }
+  }
+
+  /**
+   * Queues {@code source} as an attachment of {@code contentType} and returns its Content-ID,
+   * writing nothing into the XML: for a serializer that writes the {@code xop:Include} element
+   * itself (JAXB with an {@code AttachmentMarshaller}), which must then refer to
+   * {@code cid:} plus that Content-ID. The stream is read, and closed, when this writer is
+   * closed.
+   *
+   * @throws IllegalStateException if the policy is not MTOM (the message is plain XML)
+   */
+  public String attach(InputStream source, String contentType) {
+    return queue(new Pending(nextContentId(), contentType, java.util.Objects.requireNonNull(
+        source), null));
+  }
+
+  /** As {@link #attach(InputStream, String)}, for bytes in memory (shared, not copied). */
+  public String attach(ByteSequence bytes, String contentType) {
+    return queue(new Pending(nextContentId(), contentType, null, bytes.toByteString()));
+  }
+
+  private String nextContentId() {
+    if (multipart == null) {
+      throw new IllegalStateException("not an MTOM package (" + policy + "): nothing can be"
+          + " attached");
+    }
+    return multipart.nextContentId();
+  }
+
+  private String queue(Pending p) {
+    pending.add(p);
+    return p.contentId();
   }
 
   private void include(Pending p) throws XMLStreamException {

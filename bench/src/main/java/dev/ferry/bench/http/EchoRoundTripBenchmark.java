@@ -23,6 +23,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * attachment) or off (inline base64): {@link #roundTrip} is the latency of one call, and
  * {@link #concurrent} the throughput of 8 clients calling at once. Each trial checks one echo's
  * length before measuring. Run the stacks side by side in one run; see docs/performance.md.
+ *
+ * <p>{@code ferry} and {@code cxf} (the default) are the untyped echo: Ferry's
+ * {@code EchoService} against CXF's JAX-WS. {@code ferry-jaxws} (Ferry's JAX-WS runtime),
+ * {@code ferry-typed} (Ferry's {@code TypedOperation}), {@code cxf} and {@code metro} are the
+ * typed echo: each serves the same JAX-WS implementation and calls through typed code.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -48,6 +53,9 @@ public class EchoRoundTripBenchmark {
     echo = switch (stack) {
       case "ferry" -> new FerryEcho(mtom);
       case "cxf" -> new CxfEcho(mtom);
+      case "ferry-jaxws" -> new FerryJaxWsEcho(mtom);
+      case "ferry-typed" -> new FerryTypedEcho(mtom);
+      case "metro" -> new MetroEcho(mtom);
       default -> throw new IllegalArgumentException(stack);
     };
     byte[] b = new byte[size];

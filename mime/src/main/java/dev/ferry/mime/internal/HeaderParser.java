@@ -9,66 +9,120 @@ import java.util.List;
 /**
  * Splits one part's header section into fields, unfolding continuation lines (RFC 5322 section
  * 2.2.3). The section has been checked for line endings already; what is wrong inside a line is a
- * {@link MimeException} at the offending byte.
+ * {@link MimeException} at the offending byte, or, when parsing leniently, a warning and the
+ * line's field left out.
  */
 public final class HeaderParser {
   private final byte[] buf;
   private final long baseOffset;
   private final String context;
+  private final HeaderWarnings warnings; // null: strict
 
-  private HeaderParser(byte[] buf, long baseOffset, String context) {
+  // The field being read: its name, its value so far, and where its value starts.
+  private String name;
+  private final StringBuilder value = new StringBuilder();
+  private int valueStart;
+
+  private int contentTypeIndex = -1;
+  private ValueOffsets contentTypeOffsets;
+
+  /**
+   * The fields, and where the first Content-Type field's value lies in the input (valid while
+   * the parsed buffer is: an error in the value is placed before the buffer is reused).
+   */
+  public record Parsed(List<Field> fields, int contentTypeIndex,
+      ValueOffsets contentTypeOffsets) {}
+
+  private HeaderParser(byte[] buf, long baseOffset, String context, HeaderWarnings warnings) {
     this.buf = buf;
     this.baseOffset = baseOffset;
     this.context = context;
+    this.warnings = warnings;
   }
 
   /**
    * Parses {@code buf[0, length)}, complete lines each ending in LF (CR before it optional),
-   * whose first byte is at absolute {@code baseOffset}.
+   * whose first byte is at absolute {@code baseOffset}. With {@code warnings} (lenient), a
+   * malformed line (a name with bytes outside printable ASCII, no ':', a continuation line
+   * before any field) is reported there and its field left out, continuation lines included.
    *
-   * @throws MimeException for a malformed line, or more than {@code maxFields} fields
+   * @throws MimeException for a malformed line (strict), more than {@code maxFields} fields, or
+   *     more warnings than the limit
    */
-  public static List<Field> parse(byte[] buf, int length, int maxFields, long baseOffset,
-      String context) throws MimeException {
-    return new HeaderParser(buf, baseOffset, context).fields(length, maxFields);
+  public static Parsed parse(byte[] buf, int length, int maxFields, HeaderWarnings warnings,
+      long baseOffset, String context) throws MimeException {
+    HeaderParser p = new HeaderParser(buf, baseOffset, context, warnings);
+    List<Field> fields = p.fields(length, maxFields);
+    return new Parsed(fields, p.contentTypeIndex, p.contentTypeOffsets);
   }
 
   private List<Field> fields(int length, int maxFields) throws MimeException {
     List<Field> fields = new ArrayList<>();
     int lineStart = 0;
-    String name = null;
-    StringBuilder value = new StringBuilder();
+    boolean skipping = false; // lenient: the lines of a field left out
     while (lineStart < length) {
       int lf = Bytes.indexOf(buf, (byte) '\n', lineStart, length);
       int contentEnd = lf > lineStart && buf[lf - 1] == '\r' ? lf - 1 : lf;
       byte first = buf[lineStart];
       if (first == ' ' || first == '\t') {
-        if (name == null) {
-          throw error("continuation line before any header field", lineStart);
-        }
-        value.append(text(lineStart, contentEnd));
-      } else {
         if (name != null) {
-          fields.add(new Field(name, value.toString().strip()));
+          value.append(text(lineStart, contentEnd));
+        } else if (!skipping) {
+          skip(error("continuation line before any header field", lineStart), "line left out");
+          skipping = true;
         }
-        int colon = Bytes.indexOf(buf, (byte) ':', lineStart, contentEnd);
-        if (colon < 0) {
-          throw error("header line without ':'", lineStart);
+      } else {
+        finishField(fields, lineStart);
+        skipping = false;
+        try {
+          startField(lineStart, contentEnd, fields.size(), maxFields);
+        } catch (MimeException e) {
+          skip(e, "field left out");
+          skipping = true;
         }
-        name = headerName(lineStart, colon);
-        if (fields.size() == maxFields) {
-          throw MimeException.limitExceeded("MimeLimits.maxHeaderCount", maxFields,
-              maxFields + 1L, baseOffset + lineStart, context + " > header \"" + name + "\"");
-        }
-        value.setLength(0);
-        value.append(text(colon + 1, contentEnd));
       }
       lineStart = lf + 1;
     }
-    if (name != null) {
-      fields.add(new Field(name, value.toString().strip()));
-    }
+    finishField(fields, length);
     return fields;
+  }
+
+  private void startField(int lineStart, int contentEnd, int count, int maxFields)
+      throws MimeException {
+    int colon = Bytes.indexOf(buf, (byte) ':', lineStart, contentEnd);
+    if (colon < 0) {
+      throw error("header line without ':'", lineStart);
+    }
+    String n = headerName(lineStart, colon);
+    if (count == maxFields) {
+      throw MimeException.limitExceeded("MimeLimits.maxHeaderCount", maxFields,
+          maxFields + 1L, baseOffset + lineStart, context + " > header \"" + n + "\"");
+    }
+    name = n;
+    value.setLength(0);
+    valueStart = colon + 1;
+    value.append(text(valueStart, contentEnd));
+  }
+
+  /** Adds the field being read, whose lines end before {@code end}. */
+  private void finishField(List<Field> fields, int end) {
+    if (name == null) {
+      return;
+    }
+    if (contentTypeIndex < 0 && name.equalsIgnoreCase("Content-Type")) {
+      contentTypeIndex = fields.size();
+      contentTypeOffsets = new ValueOffsets(buf, valueStart, end, baseOffset);
+    }
+    fields.add(new Field(name, value.toString().strip()));
+    name = null;
+  }
+
+  /** Throws {@code e} when strict or for a limit; else records it as a warning. */
+  private void skip(MimeException e, String outcome) throws MimeException {
+    if (warnings == null || e.isLimitExceeded()) {
+      throw e;
+    }
+    warnings.add(e, outcome);
   }
 
   private String headerName(int start, int colon) throws MimeException {

@@ -1,6 +1,7 @@
 package dev.ferry.server.internal;
 
 import dev.ferry.mime.MediaType;
+import dev.ferry.mime.MimeException;
 import dev.ferry.soap.SoapBinding;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
@@ -17,7 +18,7 @@ public final class HttpSoap {
   public static MediaType mediaType(String contentType) {
     try {
       return contentType == null ? null : MediaType.parse(contentType);
-    } catch (IllegalArgumentException e) {
+    } catch (MimeException e) {
       return null;
     }
   }

@@ -7,11 +7,16 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.ee11.servlet.ServletMapping;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -31,9 +36,13 @@ public final class JettyHost implements AutoCloseable {
   /** Requests in progress at once, far above any servlet's own bound. */
   private static final int MAX_THREADS = 100_000;
 
+  /** The paths the host answers itself, whatever the servlets' paths. */
+  public static final Set<String> OWN_PATHS = Set.of("/health", "/metrics");
+
   private final Server server;
   private final ServerConnector connector;
   private final String host;
+  private final ServletContextHandler context;
 
   public JettyHost(String host, int port, Map<String, HttpServlet> servlets,
       Supplier<String> metrics, ServerOptions options) {
@@ -59,7 +68,7 @@ public final class JettyHost implements AutoCloseable {
     // client never picks a pooled connection the server is closing at that very moment
     connector.setIdleTimeout(options.idleTimeout().toMillis());
     server.addConnector(connector);
-    ServletContextHandler context = new ServletContextHandler("/");
+    context = new ServletContextHandler("/");
     servlets.forEach((path, servlet) -> context.addServlet(new ServletHolder(servlet), path));
     context.addServlet(new ServletHolder(new TextServlet(() -> "{\"status\":\"UP\"}\n",
         "application/json")), "/health");
@@ -70,6 +79,31 @@ public final class JettyHost implements AutoCloseable {
     }
     server.setHandler(context);
     server.setStopTimeout(2000);
+  }
+
+  /**
+   * Serves {@code servlet} at {@code path} from now on, while running too (exact paths win over
+   * the catch-all that answers 404).
+   */
+  public synchronized void addServlet(String path, HttpServlet servlet) {
+    context.addServlet(new ServletHolder(servlet), path);
+  }
+
+  /** Stops serving {@code path}; returns false if nothing was served there. */
+  public synchronized boolean removeServlet(String path) {
+    ServletHandler handler = context.getServletHandler();
+    ServletMapping[] mappings = handler.getServletMappings();
+    ServletMapping[] kept = Arrays.stream(mappings)
+        .filter(m -> !Arrays.asList(m.getPathSpecs()).contains(path))
+        .toArray(ServletMapping[]::new);
+    if (kept.length == mappings.length) {
+      return false;
+    }
+    List<String> names = Arrays.stream(kept).map(ServletMapping::getServletName).toList();
+    handler.setServletMappings(kept);
+    handler.setServlets(Arrays.stream(handler.getServlets())
+        .filter(h -> names.contains(h.getName())).toArray(ServletHolder[]::new));
+    return true;
   }
 
   /** Starts listening. */

@@ -1,0 +1,56 @@
+package dev.ferry.jaxws.internal;
+
+import dev.ferry.client.SoapClient;
+import dev.ferry.soap.SoapCodec;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The SOAP clients ports call through: one per codec and pair of timeouts, made on first use and
+ * shared by every port that asks for the same (a client holds a connection pool and a watchdog,
+ * too much to make per port or per call). The timeouts come from a request context's
+ * properties, CXF's and Metro's names alike, in milliseconds; {@code SoapClient}'s timeouts are
+ * of progress, so a large transfer that keeps moving is never cut.
+ */
+final class Clients {
+  /** Connect timeout properties, first found wins. */
+  static final String[] CONNECT = {"jakarta.xml.ws.client.connectionTimeout",
+      "javax.xml.ws.client.connectionTimeout", "com.sun.xml.ws.connect.timeout"};
+  /** Receive (progress) timeout properties, first found wins. */
+  static final String[] RECEIVE = {"jakarta.xml.ws.client.receiveTimeout",
+      "javax.xml.ws.client.receiveTimeout", "com.sun.xml.ws.request.timeout"};
+  private static final long NO_LIMIT_MILLIS = 24L * 3600 * 1000;
+  private static final SoapCodec DEFAULT_CODEC = SoapCodec.create();
+  private static final Map<Key, SoapClient> CLIENTS = new ConcurrentHashMap<>();
+
+  private record Key(SoapCodec codec, long connectMillis, long receiveMillis) {}
+
+  private Clients() {}
+
+  /** The client for the settings in {@code context}. */
+  static SoapClient of(Map<String, Object> context) {
+    SoapCodec codec = context.get(EndpointImpl.CODEC) instanceof SoapCodec c ? c
+        : DEFAULT_CODEC;
+    Key key = new Key(codec, millis(context, CONNECT, 10_000), millis(context, RECEIVE, 60_000));
+    return CLIENTS.computeIfAbsent(key, k -> SoapClient.builder().codec(k.codec())
+        .connectTimeout(Duration.ofMillis(k.connectMillis()))
+        .timeout(Duration.ofMillis(k.receiveMillis())).build());
+  }
+
+  static SoapCodec codec(Map<String, Object> context) {
+    return context.get(EndpointImpl.CODEC) instanceof SoapCodec c ? c : DEFAULT_CODEC;
+  }
+
+  private static long millis(Map<String, Object> context, String[] names, long otherwise) {
+    for (String n : names) {
+      Object v = context.get(n);
+      long ms = v instanceof Number num ? num.longValue()
+          : v instanceof String s && !s.isBlank() ? Long.parseLong(s.strip()) : -1;
+      if (ms >= 0) {
+        return ms == 0 ? NO_LIMIT_MILLIS : ms; // 0 is no limit, as JAX-WS runtimes read it
+      }
+    }
+    return otherwise;
+  }
+}

@@ -1,0 +1,228 @@
+package dev.ferry.jaxws.internal;
+
+import dev.ferry.server.Dispatcher;
+import dev.ferry.soap.SoapCodec;
+import jakarta.jws.WebService;
+import jakarta.xml.ws.Binding;
+import jakarta.xml.ws.BindingType;
+import jakarta.xml.ws.EndpointContext;
+import jakarta.xml.ws.EndpointReference;
+import jakarta.xml.ws.WebServiceException;
+import jakarta.xml.ws.WebServiceFeature;
+import jakarta.xml.ws.WebServiceProvider;
+import jakarta.xml.ws.soap.MTOM;
+import jakarta.xml.ws.soap.MTOMFeature;
+import jakarta.xml.ws.wsaddressing.W3CEndpointReference;
+import jakarta.xml.ws.wsaddressing.W3CEndpointReferenceBuilder;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import javax.xml.namespace.QName;
+import javax.xml.transform.Source;
+import org.w3c.dom.Element;
+
+/**
+ * A JAX-WS endpoint on Ferry's server: {@link #publish(String)} reads the implementation's
+ * annotations once (model, JAXB context, WSDL), injects its {@code WebServiceContext}, and adds
+ * it to the embedded server of the address's host and port. {@code Endpoint.publish(url, impl)}
+ * and {@code Endpoint.create(impl).publish(url)} both end here.
+ */
+public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
+  /** An endpoint property: the {@code dev.ferry.soap.SoapCodec} requests are read with. */
+  public static final String CODEC = "dev.ferry.jaxws.codec";
+
+  private final Object implementor;
+  private final Class<?> implementorClass;
+  private final Target target;
+  private final jakarta.xml.ws.spi.Invoker invoker;
+  private final SoapBindingImpl binding;
+  private List<Source> metadata = new ArrayList<>();
+  private Map<String, Object> properties = new HashMap<>();
+  private Executor executor;
+  private URI published;
+
+  /** An endpoint serving {@code implementor}, or calling {@code invoker} for its class. */
+  public EndpointImpl(String bindingId, Object implementor, Class<?> implementorClass,
+      jakarta.xml.ws.spi.Invoker invoker, WebServiceFeature... features) {
+    this.implementor = implementor;
+    this.implementorClass = implementorClass;
+    this.target = invoker != null ? Target.of(invoker) : Target.of(implementor);
+    BindingType bt = implementorClass.getAnnotation(BindingType.class);
+    String id = bindingId != null ? bindingId : bt != null && !bt.value().isEmpty()
+        ? bt.value() : jakarta.xml.ws.soap.SOAPBinding.SOAP11HTTP_BINDING;
+    MTOM mtom = implementorClass.getAnnotation(MTOM.class);
+    boolean enabled = mtom != null && mtom.enabled();
+    int threshold = mtom != null ? mtom.threshold() : 0;
+    for (WebServiceFeature f : features) {
+      if (f instanceof MTOMFeature m) {
+        enabled = m.isEnabled();
+        threshold = m.getThreshold();
+      }
+    }
+    this.binding = new SoapBindingImpl(id, enabled, threshold);
+    this.invoker = invoker;
+  }
+
+  @Override
+  public Binding getBinding() {
+    return binding;
+  }
+
+  @Override
+  public Object getImplementor() {
+    return implementor;
+  }
+
+  @Override
+  public synchronized void publish(String address) {
+    if (published != null) {
+      throw new IllegalStateException("already published at " + published);
+    }
+    URI uri = URI.create(address);
+    SoapCodec codec = properties.get(CODEC) instanceof SoapCodec c ? c : SoapCodec.create();
+    Dispatcher dispatcher = implementorClass.isAnnotationPresent(WebServiceProvider.class)
+        ? ProviderRuntime.dispatcher(this, implementorClass, binding, codec)
+        : seiDispatcher(codec);
+    Servers.publish(uri, codec, dispatcher);
+    published = uri;
+  }
+
+  private Dispatcher seiDispatcher(SoapCodec codec) {
+    WebService ws = implementorClass.getAnnotation(WebService.class);
+    if (ws == null) {
+      throw new WebServiceException(implementorClass.getName() + " is neither a @WebService"
+          + " nor a @WebServiceProvider");
+    }
+    Class<?> sei = ws.endpointInterface().isEmpty() ? implementorClass
+        : load(ws.endpointInterface());
+    SeiModel model = SeiModel.of(sei, implementorClass);
+    String ns = !ws.targetNamespace().isEmpty() ? ws.targetNamespace()
+        : sei == implementorClass ? model.targetNamespace()
+        : SeiReader.namespaceOf(implementorClass);
+    QName service = property(jakarta.xml.ws.Endpoint.WSDL_SERVICE, new QName(ns,
+        !ws.serviceName().isEmpty() ? ws.serviceName()
+            : implementorClass.getSimpleName() + "Service"));
+    QName port = property(jakarta.xml.ws.Endpoint.WSDL_PORT, new QName(ns,
+        !ws.portName().isEmpty() ? ws.portName() : model.portTypeName() + "Port"));
+    EndpointRuntime runtime = new EndpointRuntime(model, target, binding, codec,
+        new EndpointRuntime.Names(service, port, new QName(model.targetNamespace(),
+            model.portTypeName())), executor);
+    if (implementor != null) {
+      Injection.inject(implementor, new ServerContext());
+    } else if (invoker != null) {
+      try {
+        invoker.inject(new ServerContext());
+      } catch (ReflectiveOperationException e) {
+        throw new WebServiceException("the Invoker cannot inject the context: " + e, e);
+      }
+    }
+    return runtime.dispatcher(wsdl(ws, model, service, port));
+  }
+
+  private String wsdl(WebService ws, SeiModel model, QName service, QName port) {
+    if (!metadata.isEmpty()) {
+      try {
+        return Xml.bytes(metadata.get(0)).utf8();
+      } catch (IOException e) {
+        throw new WebServiceException("cannot read the endpoint's metadata: " + e, e);
+      }
+    }
+    if (!ws.wsdlLocation().isEmpty()) {
+      return Wsdls.load(ws.wsdlLocation(), implementorClass.getClassLoader());
+    }
+    return WsdlGenerator.generate(model, binding.version(), service, port, model.sei(),
+        implementorClass);
+  }
+
+  private Class<?> load(String name) {
+    try {
+      return Class.forName(name, true, implementorClass.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new WebServiceException("endpointInterface " + name + " cannot be loaded", e);
+    }
+  }
+
+  private QName property(String name, QName otherwise) {
+    return properties.get(name) instanceof QName q ? q : otherwise;
+  }
+
+  @Override
+  public void publish(Object serverContext) {
+    throw new UnsupportedOperationException("Ferry publishes on its own server: use"
+        + " publish(String address)");
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (published != null) {
+      Servers.unpublish(published);
+      published = null;
+      if (implementor != null) {
+        Injection.destroy(implementor);
+      }
+    }
+  }
+
+  @Override
+  public synchronized boolean isPublished() {
+    return published != null;
+  }
+
+  @Override
+  public List<Source> getMetadata() {
+    return metadata;
+  }
+
+  @Override
+  public void setMetadata(List<Source> metadata) {
+    this.metadata = metadata == null ? new ArrayList<>() : new ArrayList<>(metadata);
+  }
+
+  @Override
+  public Executor getExecutor() {
+    return executor;
+  }
+
+  @Override
+  public void setExecutor(Executor executor) {
+    this.executor = executor;
+  }
+
+  @Override
+  public Map<String, Object> getProperties() {
+    return properties;
+  }
+
+  @Override
+  public void setProperties(Map<String, Object> properties) {
+    this.properties = properties == null ? new HashMap<>() : new HashMap<>(properties);
+  }
+
+  @Override
+  public EndpointReference getEndpointReference(Element... referenceParameters) {
+    return getEndpointReference(W3CEndpointReference.class, referenceParameters);
+  }
+
+  @Override
+  public <T extends EndpointReference> T getEndpointReference(Class<T> clazz,
+      Element... referenceParameters) {
+    if (published == null) {
+      throw new WebServiceException("the endpoint is not published");
+    }
+    W3CEndpointReferenceBuilder b = new W3CEndpointReferenceBuilder()
+        .address(published.toString());
+    for (Element e : referenceParameters) {
+      b.referenceParameter(e);
+    }
+    return clazz.cast(b.build());
+  }
+
+  @Override
+  public void setEndpointContext(EndpointContext ctxt) {
+    // endpoints here find each other by address; the context adds nothing
+  }
+}

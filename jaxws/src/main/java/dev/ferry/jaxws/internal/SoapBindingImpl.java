@@ -1,0 +1,127 @@
+package dev.ferry.jaxws.internal;
+
+import dev.ferry.soap.SoapVersion;
+import dev.ferry.xop.MtomPolicy;
+import jakarta.xml.soap.MessageFactory;
+import jakarta.xml.soap.SOAPConstants;
+import jakarta.xml.soap.SOAPException;
+import jakarta.xml.soap.SOAPFactory;
+import jakarta.xml.ws.WebServiceException;
+import jakarta.xml.ws.handler.Handler;
+import jakarta.xml.ws.soap.SOAPBinding;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The SOAP binding of an endpoint or a port: its SOAP version, MTOM setting and handler chain.
+ * The chain and the setting may be changed (as JAX-WS allows); each call reads them once, at
+ * its start.
+ */
+public final class SoapBindingImpl implements SOAPBinding {
+  private final String bindingId;
+  private final SoapVersion version;
+  @SuppressWarnings("rawtypes")
+  private volatile List<Handler> chain = List.of();
+  private volatile Set<String> roles = Set.of();
+  private volatile boolean mtom;
+  private volatile int thresholdBytes;
+
+  public SoapBindingImpl(String bindingId, boolean mtom, int thresholdBytes) {
+    String id = bindingId == null ? SOAP11HTTP_BINDING : bindingId;
+    this.version = versionOf(id);
+    this.bindingId = id;
+    this.mtom = mtom || id.equals(SOAP11HTTP_MTOM_BINDING) || id.equals(SOAP12HTTP_MTOM_BINDING);
+    this.thresholdBytes = thresholdBytes;
+  }
+
+  /** The SOAP version a binding ID names; the XML/HTTP binding is not supported. */
+  public static SoapVersion versionOf(String bindingId) {
+    return switch (bindingId) {
+      case SOAP11HTTP_BINDING, SOAP11HTTP_MTOM_BINDING -> SoapVersion.SOAP_11;
+      case SOAP12HTTP_BINDING, SOAP12HTTP_MTOM_BINDING, SOAPConstants.SOAP_1_2_PROTOCOL ->
+          SoapVersion.SOAP_12;
+      default -> throw new WebServiceException("binding " + bindingId + " is not supported"
+          + " (expected SOAP 1.1 or 1.2 over HTTP)");
+    };
+  }
+
+  public SoapVersion version() {
+    return version;
+  }
+
+  /** The MTOM policy of messages this binding sends. */
+  public MtomPolicy policy() {
+    return mtom ? MtomPolicy.threshold(thresholdBytes) : MtomPolicy.NEVER;
+  }
+
+  public void setThreshold(int bytes) {
+    this.thresholdBytes = bytes;
+  }
+
+  @Override
+  @SuppressWarnings("rawtypes")
+  public List<Handler> getHandlerChain() {
+    return new ArrayList<>(chain);
+  }
+
+  @Override
+  @SuppressWarnings("rawtypes")
+  public void setHandlerChain(List<Handler> chain) {
+    this.chain = chain == null ? List.of() : List.copyOf(chain);
+  }
+
+  /** The chain as it is now, not copied. */
+  @SuppressWarnings("rawtypes")
+  public List<Handler> chain() {
+    return chain;
+  }
+
+  @Override
+  public String getBindingID() {
+    return bindingId;
+  }
+
+  @Override
+  public Set<String> getRoles() {
+    return roles;
+  }
+
+  @Override
+  public void setRoles(Set<String> roles) {
+    this.roles = roles == null ? Set.of() : Set.copyOf(roles);
+  }
+
+  @Override
+  public boolean isMTOMEnabled() {
+    return mtom;
+  }
+
+  @Override
+  public void setMTOMEnabled(boolean flag) {
+    this.mtom = flag;
+  }
+
+  @Override
+  public SOAPFactory getSOAPFactory() {
+    try {
+      return SOAPFactory.newInstance(protocol());
+    } catch (SOAPException e) {
+      throw new WebServiceException(e);
+    }
+  }
+
+  @Override
+  public MessageFactory getMessageFactory() {
+    try {
+      return MessageFactory.newInstance(protocol());
+    } catch (SOAPException e) {
+      throw new WebServiceException(e);
+    }
+  }
+
+  private String protocol() {
+    return version == SoapVersion.SOAP_11 ? SOAPConstants.SOAP_1_1_PROTOCOL
+        : SOAPConstants.SOAP_1_2_PROTOCOL;
+  }
+}
