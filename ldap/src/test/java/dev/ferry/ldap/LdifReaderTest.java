@@ -336,29 +336,8 @@ class LdifReaderTest {
 
   @Test
   void aRecordOfEndlessShortLinesStopsAtTheLimit() {
-    byte[] line = "cn: x\n".getBytes(StandardCharsets.US_ASCII);
-    InputStream endless = new InputStream() {
-      long left = 512L * 1024 * 1024;
-      int pos = -9; // "dn: cn=a\n" first
-
-      @Override
-      public int read() {
-        byte[] b = new byte[1];
-        return read(b, 0, 1) < 0 ? -1 : b[0];
-      }
-
-      @Override
-      public int read(byte[] b, int off, int len) {
-        byte[] dn = "dn: cn=a\n".getBytes(StandardCharsets.US_ASCII);
-        int n = 0;
-        while (n < len && left > 0) {
-          b[off + n++] = pos < 0 ? dn[pos + 9] : line[pos % line.length];
-          pos++;
-          left--;
-        }
-        return n == 0 ? -1 : n;
-      }
-    };
+    InputStream endless = endless("dn: cn=a\n".getBytes(StandardCharsets.US_ASCII),
+        "cn: x\n".getBytes(StandardCharsets.US_ASCII), 512L * 1024 * 1024);
     long before = Allocations.currentThread();
     LdifException e = assertFails(LdifException.class, () -> {
       try (LdifReader r = LdifReader.of(endless)) {
@@ -374,23 +353,7 @@ class LdifReaderTest {
 
   @Test
   void aHugeLineStopsAtTheLimitWithoutAllocatingIt() {
-    long total = 512L * 1024 * 1024;
-    InputStream endless = new InputStream() {
-      long left = total;
-
-      @Override
-      public int read() {
-        return left-- > 0 ? 'x' : -1;
-      }
-
-      @Override
-      public int read(byte[] b, int off, int len) {
-        int n = (int) Math.min(len, left);
-        java.util.Arrays.fill(b, off, off + n, (byte) 'x');
-        left -= n;
-        return n == 0 ? -1 : n;
-      }
-    };
+    InputStream endless = endless(new byte[0], new byte[] {'x'}, 512L * 1024 * 1024);
     long before = Allocations.currentThread();
     LdifException e = assertFails(LdifException.class, () -> {
       try (LdifReader r = LdifReader.of(endless)) {
@@ -401,6 +364,30 @@ class LdifReaderTest {
     assertEquals("LdifLimits.maxLineBytes", e.limitName());
     assertTrue(allocated < 3L * LdifLimits.DEFAULT_MAX_LINE_BYTES,
         "allocated " + allocated + " bytes for a 512 MiB line");
+  }
+
+  /** A stream of {@code head}, then {@code repeat} again and again, {@code total} bytes in all. */
+  static InputStream endless(byte[] head, byte[] repeat, long total) {
+    return new InputStream() {
+      long pos;
+
+      @Override
+      public int read() {
+        byte[] b = new byte[1];
+        return read(b, 0, 1) < 0 ? -1 : b[0] & 0xff;
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        int n = 0;
+        while (n < len && pos < total) {
+          b[off + n++] = pos < head.length ? head[(int) pos]
+              : repeat[(int) ((pos - head.length) % repeat.length)];
+          pos++;
+        }
+        return n == 0 ? -1 : n;
+      }
+    };
   }
 
   /** Returns its chunks one read at a time, as a socket or pipe might. */
