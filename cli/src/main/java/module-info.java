@@ -5,6 +5,7 @@ module dev.ferry.cli {
   requires dev.ferry.client;
   requires dev.ferry.broker;
   requires dev.ferry.sample;
+  requires dev.ferry.ldap.server;
   requires org.yaml.snakeyaml;
   requires java.net.http;
   requires java.logging;
