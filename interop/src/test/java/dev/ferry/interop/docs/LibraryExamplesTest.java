@@ -91,8 +91,11 @@ class LibraryExamplesTest {
         // end::broker[]
         try (SoapClient client = SoapClient.create();
             SoapResponse r = client.call(front, SoapCodec.create().payload(
-                SoapVersion.SOAP_11, MtomPolicy.NEVER, List.of(), b -> b.writeEmptyElement(
-                    "q", "quote", NS)), null)) {
+                SoapVersion.SOAP_11, MtomPolicy.NEVER, List.of(), b -> {
+                  b.writeStartElement("q", "quote", NS);
+                  b.writeNamespace("q", NS);
+                  b.writeEndElement();
+                }), null)) {
           assertThat(r.status()).isEqualTo(200);
         }
       }

@@ -34,7 +34,7 @@ class GuideExamplesTest {
   @Test
   void serverFromLdif() throws IOException {
     Path data = Files.copy(resource("example.ldif"), dir.resolve("data.ldif"));
-    // guide:server
+    // tag::server[]
     try (LdapServer server = LdapServer.builder()
         .suffix("dc=example,dc=com")
         .rootDn("cn=admin,dc=example,dc=com", "secret")
@@ -46,13 +46,13 @@ class GuideExamplesTest {
           "cn", "mail"));
       assertEquals(2, found.size());
     }
-    // end
+    // end::server[]
   }
 
   @Test
   void serverWithSchemaAccessAndLimits() throws IOException {
     Path data = Files.copy(resource("example.ldif"), dir.resolve("data.ldif"));
-    // guide:options
+    // tag::options[]
     LdapServer.Builder builder = LdapServer.builder()
         .suffix("dc=example,dc=com")
         .schema(Schema.standard())                      // adds and modifies are checked
@@ -64,7 +64,7 @@ class GuideExamplesTest {
             .build())
         .limits(LdapServerLimits.builder().maxSearchResults(100).build())
         .ldif(data);
-    // end
+    // end::options[]
     try (LdapServer server = builder.start()) {
       assertEquals(6, server.entryCount());
     }
@@ -73,7 +73,7 @@ class GuideExamplesTest {
   @Test
   void ldifReadAndWrite() throws IOException {
     Path file = Files.copy(resource("example.ldif"), dir.resolve("data.ldif"));
-    // guide:ldif
+    // tag::ldif[]
     List<String> dns = new ArrayList<>();
     try (LdifReader reader = LdifReader.of(Files.newInputStream(file))) {
       for (LdifRecord record; (record = reader.next()) != null; ) {
@@ -88,7 +88,7 @@ class GuideExamplesTest {
           List.of(Attribute.of("objectClass", "device"), Attribute.of("cn", "Zoë"))));
     }
     // "dn:: Y249Wm/DqyxkYz1leGFtcGxlLGRjPWNvbQ==" and "cn:: Wm/Dqw==": UTF-8 goes in base64
-    // end
+    // end::ldif[]
     assertEquals(6, dns.size());
     assertEquals("dn:: Y249Wm/DqyxkYz1leGFtcGxlLGRjPWNvbQ==\nobjectClass: device\n"
         + "cn:: Wm/Dqw==\n", out.toString(StandardCharsets.UTF_8));
@@ -102,7 +102,7 @@ class GuideExamplesTest {
         .rootDn("cn=admin,dc=example,dc=com", "secret").start()) {
       String first = one.url();
       String second = two.url();
-      // guide:pool
+      // tag::pool[]
       try (LdapPool pool = LdapPool.builder()
           .servers(first, second)                 // ldap://host:port, in failover order
           .strategy(LdapPool.Strategy.FAILOVER)
@@ -115,7 +115,7 @@ class GuideExamplesTest {
             Filter.parse("(objectClass=person)"), "cn")));
         assertEquals(2, people.size());
       }
-      // end
+      // end::pool[]
     }
   }
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class LdapServerExtensionTest {
   static final String BJENSEN = LdapServerTest.BJENSEN;
 
-  // guide:extension
+  // tag::extension[]
   @RegisterExtension
   static final LdapServerExtension LDAP = new LdapServerExtension(LdapServer.builder()
       .suffix("dc=example,dc=com")
@@ -44,7 +44,7 @@ class LdapServerExtensionTest {
     assertSearchCount(server, "dc=example,dc=com", SearchScope.WHOLE_SUBTREE,
         "(objectClass=person)", 1);
   }
-  // end
+  // end::extension[]
 
   @Test
   @Order(2)
