@@ -8,6 +8,7 @@ module dev.ferry.cli {
   requires dev.ferry.ldap.server;
   requires org.yaml.snakeyaml;
   requires java.logging;
+  requires io.netty.common;
   requires java.net.http; // its tests call the commands' servers with the JDK's client
   requires java.desktop;
   requires org.knowm.xchart;

@@ -1,5 +1,6 @@
 package dev.ferry.broker;
 
+import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.DecodeException;
 import dev.ferry.client.internal.ChannelInputStream;
 import dev.ferry.client.internal.ChannelOutputStream;
@@ -14,6 +15,7 @@ import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapVersion;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -42,8 +44,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -294,7 +294,7 @@ final class Exchange implements ReplyHandler.Listener {
     }
     held = null;
     try (MessageBuffer buffer = cx.codec().read(
-        new ByteArrayInputStream(body, HEADROOM, heldBytes), type)) {
+        ByteString.takeOwnership(body, HEADROOM, heldBytes), type)) {
       Message message = buffer.toMessage();
       version = message.version();
       Routes.Route r = cx.forwarding().prepare(path, message, soapAction);
@@ -331,9 +331,15 @@ final class Exchange implements ReplyHandler.Listener {
       }
     }
     Payload payload = copy.wrap(message.toPayload());
-    Held out = new Held(heldBytes + HEADROOM);
-    payload.writeTo(out);
-    return new Outgoing(payload.contentType(), out.buffer());
+    // written where the socket takes it from: a direct buffer, so Netty copies it no more
+    ByteBuf out = ctx.alloc().directBuffer(heldBytes + HEADROOM);
+    try {
+      payload.writeTo(new ByteBufOutputStream(out));
+    } catch (IOException | RuntimeException e) {
+      out.release();
+      throw e;
+    }
+    return new Outgoing(payload.contentType(), out);
   }
 
   /**
@@ -910,17 +916,6 @@ final class Exchange implements ReplyHandler.Listener {
 
   private void onLoop(Runnable task) {
     loop.execute(task);
-  }
-
-  /** A request's bytes as written out, handed to Netty without a copy. */
-  private static final class Held extends ByteArrayOutputStream {
-    Held(int size) {
-      super(size);
-    }
-
-    ByteBuf buffer() {
-      return Unpooled.wrappedBuffer(buf, 0, count);
-    }
   }
 
   /**
