@@ -63,14 +63,17 @@ public final class XopCodec {
    * @throws dev.ferry.mime.MimeException if the MIME framing is malformed
    */
   public XopPackage read(InputStream in, String contentType) throws IOException {
-    MediaType type;
+    return read(in, contentType(contentType));
+  }
+
+  /** Parses a message's Content-Type; a malformed one is an {@link XopException}. */
+  public MediaType contentType(String contentType) throws XopException {
     try {
-      type = MediaType.parse(contentType);
+      return MediaType.parse(contentType);
     } catch (MimeException e) {
       throw new XopException("malformed Content-Type: " + e.reason(), e.byteOffset(),
           e.context(), e);
     }
-    return read(in, type);
   }
 
   /** As {@link #read(InputStream, String)}, with the Content-Type parsed already. */
