@@ -1,10 +1,12 @@
 package dev.ferry.client;
 
 import dev.ferry.client.internal.HttpConnections;
+import dev.ferry.client.internal.NettyTls;
 import dev.ferry.client.internal.RequestBody;
 import dev.ferry.client.internal.Transport;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeException;
+import dev.ferry.security.TlsSettings;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
@@ -25,12 +27,14 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A SOAP client over HTTP/1.1 (Netty, the native transport on Linux), connections kept alive
@@ -60,7 +64,9 @@ public final class SoapClient implements AutoCloseable {
     this.codec = b.codec;
     this.bufferBytes = b.bufferBytes;
     this.transport = Transport.start(b.threads, "ferry-client");
-    this.connections = new HttpConnections(transport, b.connectTimeout, b.timeout);
+    this.connections = b.tls == null
+        ? new HttpConnections(transport, b.connectTimeout, b.timeout)
+        : new HttpConnections(transport, b.connectTimeout, b.timeout, NettyTls.client(b.tls));
   }
 
   public static Builder builder() {
@@ -77,23 +83,34 @@ public final class SoapClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code request} to {@code uri} and returns the reply, whose root part has been read.
-   * A payload is written once per call; one made by {@code SoapCodec.payload} can be sent
-   * again, one forwarding a received message cannot (its attachments come from the connection
-   * it arrived on).
+   * Sends {@code request} to {@code uri} and returns the reply, whose root part has been read:
+   * the short form of {@link #call(SoapRequest)}.
    *
    * @param soapAction sent as the SOAPAction header if not null
-   * @throws SoapHttpException if the reply is not SOAP (such as a 404 page)
-   * @throws SocketTimeoutException if the exchange made no progress for the timeout
-   * @throws ConnectException if the peer cannot be reached (naming the URL)
    */
   public SoapResponse call(URI uri, Payload request, String soapAction) throws IOException {
+    return call(SoapRequest.builder(uri, request).soapAction(soapAction).build());
+  }
+
+  /**
+   * Sends {@code request} and returns the reply, whose root part has been read; its attachments
+   * stream from the connection as they are read. A payload is written once per call; one made by
+   * {@code SoapCodec.payload} can be sent again, one forwarding a received message cannot (its
+   * attachments come from the connection it arrived on).
+   *
+   * @throws SoapHttpException if the reply is not SOAP (such as a 404 page or a 401)
+   * @throws SocketTimeoutException if the exchange made no progress for the timeout
+   * @throws ConnectException if the peer cannot be reached (naming the URL)
+   * @throws javax.net.ssl.SSLException if TLS fails (a certificate not trusted, another host's)
+   */
+  public SoapResponse call(SoapRequest request) throws IOException {
+    URI uri = request.uri();
     HttpConnections.Origin origin = HttpConnections.Origin.of(uri);
-    Call call = new Call(connections, origin, connect(origin, uri), uri);
+    Call call = new Call(connections, origin, connect(origin, uri), uri, timeoutMillis(request));
     boolean handedOver = false;
     try {
-      send(call, uri, request, soapAction);
-      SoapResponse reply = read(call, uri);
+      send(call, request);
+      SoapResponse reply = read(call);
       handedOver = true;
       return reply;
     } finally {
@@ -101,6 +118,133 @@ public final class SoapClient implements AutoCloseable {
         call.close();
       }
     }
+  }
+
+  /**
+   * Sends {@code request} and returns the reply when it comes, without a thread waiting for it:
+   * the connection is made and the reply read on the client's event loop, and a reply up to
+   * 64 KiB is parsed there once it came whole; a longer one is parsed by a virtual thread while
+   * it comes. The request is written by the calling thread: one up to the client's buffer into
+   * memory, a longer one streamed to the connection before this method returns.
+   *
+   * <p>The future completes on the event loop (or that virtual thread): stages that block
+   * belong on an executor of their own ({@code thenApplyAsync(f, executor)}). Failures are
+   * those of {@link #call(SoapRequest)}; cancelling the future aborts the call.
+   */
+  public CompletableFuture<SoapResponse> callAsync(SoapRequest request) {
+    CompletableFuture<SoapResponse> result = new CompletableFuture<>();
+    URI uri = request.uri();
+    HttpConnections.Origin origin;
+    try {
+      origin = HttpConnections.Origin.of(uri);
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    AsyncSend send = new AsyncSend(request, origin, result);
+    try {
+      send.writeBody();
+    } catch (IOException | RuntimeException e) {
+      send.abort(e);
+    }
+    return result;
+  }
+
+  /** Sends one asynchronous call: its body held (then sent from the loop) or streamed. */
+  private final class AsyncSend {
+    private final SoapRequest request;
+    private final HttpConnections.Origin origin;
+    private final CompletableFuture<SoapResponse> result;
+    private final HttpHeaders headers;
+    private Call call;
+
+    AsyncSend(SoapRequest request, HttpConnections.Origin origin,
+        CompletableFuture<SoapResponse> result) {
+      this.request = request;
+      this.origin = origin;
+      this.result = result;
+      this.headers = headers(request);
+    }
+
+    void writeBody() throws IOException {
+      RequestBody body = new RequestBody(bufferBytes, () -> {
+        // longer than the buffer: connect now and stream from this thread
+        call = start(connect(origin, request.uri()));
+        return streamHead(call, request, headers);
+      }, () -> { });
+      request.payload().writeTo(body);
+      body.finish();
+      if (body.streamed()) {
+        call.sent();
+        return;
+      }
+      connections.acquire(origin, null).addListener((ChannelFuture f) -> {
+        if (!f.isSuccess()) {
+          fail(connectFailure(request.uri(), f.cause()));
+          return;
+        }
+        call = start(f.channel());
+        sendHeld(call, request, headers, body);
+      });
+    }
+
+    private Call start(Channel ch) {
+      Call c = new Call(connections, origin, ch, request.uri(), timeoutMillis(request));
+      c.whenReadable(this::readable);
+      result.whenComplete((r, t) -> {
+        if (result.isCancelled()) {
+          c.abort(new IOException("the call was cancelled"));
+        }
+      });
+      return c;
+    }
+
+    /** On the loop: the reply came whole (parse it here) or is long (parse as it comes). */
+    private void readable(Call c, boolean whole) {
+      if (whole) {
+        complete(c);
+      } else {
+        Thread.ofVirtual().name("ferry-client-reply").start(() -> complete(c));
+      }
+    }
+
+    private void complete(Call c) {
+      SoapResponse reply = null;
+      try {
+        reply = read(c);
+      } catch (IOException | RuntimeException e) {
+        c.close();
+        result.completeExceptionally(e);
+        return;
+      }
+      if (!result.complete(reply)) {
+        closeQuietly(reply); // cancelled meanwhile
+      }
+    }
+
+    void abort(Throwable e) {
+      Call c = call;
+      if (c != null) {
+        c.abort(e);
+      }
+      fail(e);
+    }
+
+    private void fail(Throwable e) {
+      result.completeExceptionally(e);
+    }
+  }
+
+  private static void closeQuietly(SoapResponse r) {
+    try {
+      r.close();
+    } catch (IOException e) {
+      // nobody is left to tell
+    }
+  }
+
+  private long timeoutMillis(SoapRequest request) {
+    return request.timeout() != null ? request.timeout().toMillis()
+        : connections.timeoutMillis();
   }
 
   private Channel connect(HttpConnections.Origin origin, URI uri) throws IOException {
@@ -113,25 +257,31 @@ public final class SoapClient implements AutoCloseable {
       throw new InterruptedIOException("interrupted while connecting to " + uri);
     }
     if (!f.isSuccess()) {
-      Throwable t = f.cause();
-      String why = t == null || t.getMessage() == null ? String.valueOf(t) : t.getMessage();
-      ConnectException e = new ConnectException("cannot connect to " + uri + ": " + why);
-      e.initCause(t);
-      throw e;
+      throw connectFailure(uri, f.cause());
     }
     return f.channel();
   }
 
-  private void send(Call call, URI uri, Payload request, String soapAction) throws IOException {
-    HttpHeaders headers = headers(uri, request.contentType(), soapAction);
-    RequestBody body = new RequestBody(bufferBytes, () -> {
-      headers.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
-      call.channel().writeAndFlush(new DefaultHttpRequest(HttpVersion.HTTP_1_1,
-          HttpMethod.POST, target(uri), headers));
-      return call.stream(CHUNK_BYTES);
-    }, () -> { });
+  private static IOException connectFailure(URI uri, Throwable t) {
+    if (t instanceof javax.net.ssl.SSLException ssl) {
+      // a TLS failure says what it is: a certificate not trusted, expired, another host's
+      javax.net.ssl.SSLHandshakeException e = new javax.net.ssl.SSLHandshakeException(
+          "TLS with " + uri + " failed: " + ssl.getMessage());
+      e.initCause(ssl);
+      return e;
+    }
+    String why = t == null || t.getMessage() == null ? String.valueOf(t) : t.getMessage();
+    ConnectException e = new ConnectException("cannot connect to " + uri + ": " + why);
+    e.initCause(t);
+    return e;
+  }
+
+  private void send(Call call, SoapRequest request) throws IOException {
+    HttpHeaders headers = headers(request);
+    RequestBody body = new RequestBody(bufferBytes, () -> streamHead(call, request, headers),
+        () -> { });
     try {
-      request.writeTo(body);
+      request.payload().writeTo(body);
       body.finish();
     } catch (IOException e) {
       // never let a half-written request look complete: the connection is closed
@@ -142,20 +292,39 @@ public final class SoapClient implements AutoCloseable {
       throw e;
     }
     if (!body.streamed()) {
-      headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.size());
-      call.channel().writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
-          HttpMethod.POST, target(uri), Unpooled.wrappedBuffer(body.bytes(), 0, body.size()),
-          headers, EmptyHttpHeaders.INSTANCE));
+      sendHeld(call, request, headers, body);
     }
     call.sent();
   }
 
-  private static HttpHeaders headers(URI uri, String contentType, String soapAction) {
+  /** Writes the head of a streamed request; returns the stream its body goes on through. */
+  private static OutputStream streamHead(Call call, SoapRequest request, HttpHeaders headers) {
+    headers.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+    call.channel().writeAndFlush(new DefaultHttpRequest(HttpVersion.HTTP_1_1,
+        HttpMethod.POST, target(request.uri()), headers));
+    return call.stream(CHUNK_BYTES);
+  }
+
+  /** Writes a request held whole, with its length. */
+  private static void sendHeld(Call call, SoapRequest request, HttpHeaders headers,
+      RequestBody body) {
+    headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.size());
+    call.channel().writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
+        HttpMethod.POST, target(request.uri()), Unpooled.wrappedBuffer(body.bytes(), 0,
+            body.size()), headers, EmptyHttpHeaders.INSTANCE));
+    call.sent();
+  }
+
+  private static HttpHeaders headers(SoapRequest request) {
+    URI uri = request.uri();
     HttpHeaders h = new DefaultHttpHeaders();
     h.set(HttpHeaderNames.HOST, uri.getRawAuthority());
-    h.set(HttpHeaderNames.CONTENT_TYPE, contentType);
-    if (soapAction != null) {
-      h.set("SOAPAction", SoapBinding.soapActionHeader(soapAction));
+    h.set(HttpHeaderNames.CONTENT_TYPE, request.payload().contentType());
+    if (request.soapAction() != null) {
+      h.set("SOAPAction", SoapBinding.soapActionHeader(request.soapAction()));
+    }
+    for (SoapRequest.Header x : request.headers()) {
+      h.add(x.name(), x.value());
     }
     return h;
   }
@@ -166,27 +335,27 @@ public final class SoapClient implements AutoCloseable {
     return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
   }
 
-  private SoapResponse read(Call call, URI uri) throws IOException {
+  private SoapResponse read(Call call) throws IOException {
     HttpResponse head = call.awaitHead();
     int status = head.status().code();
     String contentType = head.headers().get(HttpHeaderNames.CONTENT_TYPE);
     InputStream in = call.body();
     if (status == 202 || status == 204) {
-      return new SoapResponse(status, contentType, null, call);
+      return new SoapResponse(status, head.headers(), null, call);
     }
     MediaType type = parse(contentType);
     if (type == null || SoapBinding.version(type) == null) {
       byte[] start = in.readNBytes(300);
-      throw new SoapHttpException(uri, status, contentType,
+      throw new SoapHttpException(call.uri(), status, contentType,
           new String(start, StandardCharsets.UTF_8));
     }
     MessageBuffer buffer;
     try {
-      buffer = codec.read(in, contentType);
+      buffer = codec.read(in, type);
     } catch (IOException e) {
       throw e instanceof dev.ferry.bytes.DecodeException ? e : call.failure(e);
     }
-    return new SoapResponse(status, contentType, buffer, call);
+    return new SoapResponse(status, head.headers(), buffer, call);
   }
 
   private static MediaType parse(String contentType) {
@@ -211,8 +380,19 @@ public final class SoapClient implements AutoCloseable {
     private Duration timeout = Duration.ofSeconds(60);
     private int bufferBytes = 1024 * 1024;
     private int threads = 1;
+    private TlsSettings tls;
 
     private Builder() {}
+
+    /**
+     * The TLS of {@code https} calls: the certificates the server's must chain to, and this
+     * client's certificate if the server asks for one (default: the JDK's trust, no
+     * certificate). The server's host name is always checked against its certificate.
+     */
+    public Builder tls(TlsSettings tls) {
+      this.tls = Objects.requireNonNull(tls);
+      return this;
+    }
 
     /** The codec replies are read with (limits, leniency). */
     public Builder codec(SoapCodec codec) {
