@@ -115,4 +115,43 @@ class ClientTlsTest {
       }
     }
   }
+
+  @Test
+  void callsFerrysServerOverTlsWithACertificateOrBasicCredentials() throws Exception {
+    java.nio.file.Path users = java.nio.file.Files.createTempFile("users", ".txt");
+    try {
+      java.nio.file.Files.writeString(users, dev.ferry.security.PasswordFile.line("alice",
+          "wonderland".toCharArray(), dev.ferry.security.PasswordFile.MIN_ITERATIONS));
+      TlsSettings tls = TlsSettings.builder().identity(KeyMaterial.of(localhost.key(),
+          localhost.chain())).trust(TrustMaterial.of(pki.certificate()))
+          .clientAuth(ClientAuth.OPTIONAL).build();
+      dev.ferry.server.ServerOptions options = dev.ferry.server.ServerOptions.builder()
+          .authenticator(dev.ferry.security.Authenticator.basic(
+              dev.ferry.security.PasswordFile.load(users)).orCertificate()).build();
+      try (dev.ferry.server.SoapServer server = dev.ferry.server.SoapServer.builder().tls(tls)
+          .options(options).endpoint("/echo", dev.ferry.sample.EchoService.dispatcher())
+          .build().start()) {
+        URI uri = https("localhost", server.port());
+        Payload echo = dev.ferry.sample.EchoService.request(CODEC, SoapVersion.SOAP_11,
+            MtomPolicy.ALWAYS, "tls", dev.ferry.bytes.ByteString.encodeUtf8("secret blob"));
+        try (SoapClient c = client(client); SoapResponse r = c.call(uri, echo, null)) {
+          assertThat(dev.ferry.sample.EchoService.readEcho(r.message()).name()).isEqualTo("tls");
+        }
+        try (SoapClient c = client(null)) {
+          assertThatThrownBy(() -> c.call(uri, ping(), null))
+              .isInstanceOf(SoapHttpException.class).hasMessageContaining("HTTP 401");
+          try (SoapResponse r = c.call(SoapRequest.builder(uri, ping())
+              .basicAuth("alice", "wonderland").build())) {
+            assertThat(r.status()).isEqualTo(500); // through: the echo faults on <ping/>
+          }
+        }
+      }
+    } finally {
+      java.nio.file.Files.delete(users);
+    }
+  }
+
+  private static URI https(String host, int port) {
+    return URI.create("https://" + host + ":" + port + "/echo");
+  }
 }

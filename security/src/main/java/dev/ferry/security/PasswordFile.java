@@ -29,7 +29,8 @@ import javax.crypto.spec.PBEKeySpec;
  * <p>The hash is PBKDF2 with HMAC-SHA256 ({@value #DEFAULT_ITERATIONS} iterations by default,
  * OWASP's figure; each line keeps its own), 16 bytes of salt, 32 bytes of hash. {@link #line}
  * makes a line ({@code ferry passwd} on the command line). Checking a password costs one hash,
- * tens of milliseconds on purpose; a password found right is remembered for five minutes (as a
+ * tens of milliseconds on purpose, and no more hashes run at once than there are processors;
+ * a password found right is remembered for five minutes (as a
  * SHA-256 of user and password, never the password), so a caller that sends its credentials
  * with every request pays that once. A wrong password is never remembered. An unknown user costs
  * the same hash as a known one, so the time does not tell which users exist.
@@ -43,6 +44,8 @@ public final class PasswordFile {
   private static final int MAX_CACHED = 4096;
   private static final long CACHE_NANOS = Duration.ofMinutes(5).toNanos();
   private static final SecureRandom RANDOM = new SecureRandom();
+  private static final java.util.concurrent.Semaphore HASHING = new java.util.concurrent.Semaphore(
+      Math.max(1, Runtime.getRuntime().availableProcessors()));
 
   private static final java.util.concurrent.atomic.AtomicLong LOADS =
       new java.util.concurrent.atomic.AtomicLong();
@@ -121,7 +124,7 @@ public final class PasswordFile {
       return true;
     }
     Entry e = now.entries().get(user);
-    byte[] actual = pbkdf2(password, e == null ? now.nobody() : e);
+    byte[] actual = hashBounded(password, e == null ? now.nobody() : e);
     boolean ok = e != null && MessageDigest.isEqual(actual, e.hash());
     if (ok) {
       if (remembered.size() >= MAX_CACHED) {
@@ -171,6 +174,19 @@ public final class PasswordFile {
     Base64.Encoder b64 = Base64.getEncoder();
     return SCHEME + ":" + iterations + ":" + b64.encodeToString(salt) + ":"
         + b64.encodeToString(pbkdf2(password, e));
+  }
+
+  /**
+   * {@link #pbkdf2}, at most one per processor at once: callers guessing passwords cannot take
+   * every core; the others wait (on virtual threads, cheaply).
+   */
+  private static byte[] hashBounded(char[] password, Entry e) {
+    HASHING.acquireUninterruptibly();
+    try {
+      return pbkdf2(password, e);
+    } finally {
+      HASHING.release();
+    }
   }
 
   private static byte[] pbkdf2(char[] password, Entry e) {

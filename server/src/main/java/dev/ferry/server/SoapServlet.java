@@ -2,6 +2,7 @@ package dev.ferry.server;
 
 import dev.ferry.bytes.DecodeException;
 import dev.ferry.mime.MediaType;
+import dev.ferry.server.internal.Callers;
 import dev.ferry.server.internal.CountingInputStream;
 import dev.ferry.server.internal.CountingOutputStream;
 import dev.ferry.server.internal.FaultReplies;
@@ -70,6 +71,10 @@ public class SoapServlet extends HttpServlet {
     String query = request.getQueryString();
     if (query == null || !query.equalsIgnoreCase("wsdl") || dispatcher.wsdl() == null) {
       notAllowed(response);
+      return;
+    }
+    if (options.authenticator() != null
+        && Callers.authenticate(options.authenticator(), request, response) == null) {
       return;
     }
     String wsdl = SoapBinding.withServiceAddress(dispatcher.wsdl(), address(request));
@@ -146,8 +151,15 @@ public class SoapServlet extends HttpServlet {
     }
   }
 
-  private Outcome intake(HttpServletRequest request, HttpServletResponse response,
+  private Outcome intake(HttpServletRequest received, HttpServletResponse response,
       CountingInputStream in, CountingOutputStream out) throws IOException {
+    HttpServletRequest request = received;
+    if (options.authenticator() != null) {
+      request = Callers.authenticate(options.authenticator(), received, response);
+      if (request == null) {
+        return new Outcome(response.getStatus(), "not authenticated");
+      }
+    }
     String contentType = request.getContentType();
     MediaType type = HttpSoap.mediaType(contentType);
     SoapVersion version = type == null ? null : SoapBinding.version(type);
