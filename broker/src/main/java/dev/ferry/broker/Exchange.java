@@ -8,6 +8,7 @@ import dev.ferry.client.internal.ReplyHandler;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeException;
 import dev.ferry.soap.Fault;
+import dev.ferry.soap.FaultException;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
@@ -295,7 +296,8 @@ final class Exchange implements ReplyHandler.Listener {
         new ByteArrayInputStream(body, HEADROOM, heldBytes), type)) {
       Message message = buffer.toMessage();
       version = message.version();
-      Routes.Route r = cx.forwarding().prepare(path, message, soapAction);
+      Routes.Route r = cx.forwarding().prepare(path, message, soapAction,
+          CallerRequest.of(request));
       if (r == null) {
         fault(Forwarding.noRoute(path, message, soapAction));
         return;
@@ -310,7 +312,7 @@ final class Exchange implements ReplyHandler.Listener {
     } catch (IOException e) {
       copy.discard();
       fault(route == null && e instanceof DecodeException d ? Fault.forBadInput(version, d)
-          : Forwarding.failed(version, route, e));
+          : e instanceof FaultException f ? f.fault() : Forwarding.failed(version, route, e));
     }
   }
 
@@ -336,7 +338,7 @@ final class Exchange implements ReplyHandler.Listener {
 
   private void sendHeld(Outgoing out) {
     HttpConnections.Origin o = HttpConnections.Origin.of(route.to());
-    cx.backends().acquire(o, loop).addListener((ChannelFuture f) -> {
+    cx.backends(route).acquire(o, loop).addListener((ChannelFuture f) -> {
       if (!f.isSuccess()) {
         out.bytes().release();
         failed(connectFailure(f.cause()));
@@ -380,7 +382,8 @@ final class Exchange implements ReplyHandler.Listener {
     try (MessageBuffer buffer = cx.codec().read(streamed, type)) {
       Message message = buffer.toMessage();
       version = message.version();
-      Routes.Route r = cx.forwarding().prepare(path, message, soapAction);
+      Routes.Route r = cx.forwarding().prepare(path, message, soapAction,
+          CallerRequest.of(request));
       if (r == null) {
         onLoop(() -> fault(Forwarding.noRoute(path, message, soapAction)));
         return;
@@ -413,7 +416,7 @@ final class Exchange implements ReplyHandler.Listener {
 
   private void sendStreamed(Message message) throws IOException {
     HttpConnections.Origin o = HttpConnections.Origin.of(route.to());
-    ChannelFuture f = cx.backends().acquire(o, loop);
+    ChannelFuture f = cx.backends(route).acquire(o, loop);
     try {
       f.await();
     } catch (InterruptedException e) {
@@ -466,7 +469,9 @@ final class Exchange implements ReplyHandler.Listener {
       abortCaller("request broken mid-reply: " + e.getMessage());
       return;
     }
-    if (route == null && e instanceof DecodeException d) {
+    if (e instanceof FaultException f) {
+      fault(f.fault());
+    } else if (route == null && e instanceof DecodeException d) {
       fault(Fault.forBadInput(version, d));
     } else if (route == null) {
       abortCaller("request broken: " + e.getMessage());
@@ -482,6 +487,10 @@ final class Exchange implements ReplyHandler.Listener {
     h.set(HttpHeaderNames.CONTENT_TYPE, type);
     if (soapAction != null) {
       h.set("SOAPAction", SoapBinding.soapActionHeader(soapAction));
+    }
+    String identityHeader = route.policy().identityHeader();
+    if (identityHeader != null && CallerRequest.of(request) != null) {
+      h.set(identityHeader, CallerRequest.of(request).getName());
     }
     return h;
   }
@@ -693,7 +702,7 @@ final class Exchange implements ReplyHandler.Listener {
     }
     backend = null;
     if (requestSent && !discardReply) {
-      cx.backends().release(b, origin, loop);
+      cx.backends(route).release(b, origin, loop);
     } else {
       b.close();
     }
@@ -891,7 +900,7 @@ final class Exchange implements ReplyHandler.Listener {
       requestRead = true;
       HttpConnections.Origin o = HttpConnections.Origin.of(r.to());
       URI wsdl = URI.create(r.to().toString().replaceAll("\\?.*$", "") + "?wsdl");
-      cx.backends().acquire(o, loop).addListener((ChannelFuture f) -> {
+      cx.backends(route).acquire(o, loop).addListener((ChannelFuture f) -> {
         if (!f.isSuccess()) {
           failed(connectFailure(f.cause()));
           return;

@@ -1,7 +1,9 @@
 package dev.ferry.broker;
 
 import dev.ferry.bytes.DecodeException;
+import dev.ferry.security.Identity;
 import dev.ferry.soap.Fault;
+import dev.ferry.soap.FaultException;
 import dev.ferry.soap.HeaderBlock;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.SoapVersion;
@@ -33,14 +35,19 @@ final class Forwarding {
   }
 
   /**
-   * Picks the route for a request to {@code path} and changes the message for it; returns null,
-   * leaving the message as it was, if no route matches.
+   * Picks the route for a request to {@code path} from {@code caller} (null: not authenticated)
+   * and changes the message for it; returns null, leaving the message as it was, if no route
+   * matches.
+   *
+   * @throws FaultException if the route does not let the caller through
    */
-  Routes.Route prepare(String path, Message message, String soapAction) {
+  Routes.Route prepare(String path, Message message, String soapAction, Identity caller)
+      throws FaultException {
     Routes.Route route = routes.match(path, message.addressing().action(), soapAction);
     if (route == null) {
       return null;
     }
+    route.policy().admit(caller, route, message.version());
     if (route.alwaysSetTo() || message.addressing().to() != null) {
       message.addressing().setTo(route.to().toString());
     }
@@ -62,6 +69,9 @@ final class Forwarding {
    * down, slow or broke (Receiver, naming the route only).
    */
   static Fault failed(SoapVersion version, Routes.Route route, IOException e) {
+    if (e instanceof FaultException f) {
+      return f.fault();
+    }
     if (e instanceof DecodeException d) {
       return Fault.forBadInput(version, d);
     }

@@ -3,6 +3,7 @@ package dev.ferry.cli;
 import dev.ferry.bytes.ByteSequence;
 import dev.ferry.client.SoapClient;
 import dev.ferry.client.SoapHttpException;
+import dev.ferry.client.SoapRequest;
 import dev.ferry.client.SoapResponse;
 import dev.ferry.sample.EchoService;
 import dev.ferry.soap.Fault;
@@ -17,6 +18,7 @@ import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
+import java.util.function.UnaryOperator;
 
 /**
  * One testMtom echo call, as the demo and {@code ferry send} make it: the request is written
@@ -41,10 +43,19 @@ final class EchoCall {
   private final SoapCodec codec;
   private final SoapVersion version;
 
+  private final UnaryOperator<SoapRequest.Builder> options;
+
   EchoCall(SoapClient client, SoapCodec codec, SoapVersion version) {
+    this(client, codec, version, UnaryOperator.identity());
+  }
+
+  /** {@code options} puts a call's credentials and headers on each request. */
+  EchoCall(SoapClient client, SoapCodec codec, SoapVersion version,
+      UnaryOperator<SoapRequest.Builder> options) {
     this.client = client;
     this.codec = codec;
     this.version = version;
+    this.options = options;
   }
 
   /** Sends {@code blob} as the attachinfo of a testMtom request; {@code sink} gets the echo. */
@@ -62,7 +73,9 @@ final class EchoCall {
   private Result send(URI uri, Payload request, OutputStream sink) throws IOException {
     CountedPayload counted = new CountedPayload(request);
     long start = System.nanoTime();
-    try (SoapResponse r = client.call(uri, counted, EchoService.SOAP_ACTION)) {
+    SoapRequest call = options.apply(SoapRequest.builder(uri, counted)
+        .soapAction(EchoService.SOAP_ACTION)).build();
+    try (SoapResponse r = client.call(call)) {
       if (r.message() == null) {
         throw new PeerException(uri + " answered HTTP " + r.status() + " without a message");
       }

@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
 @Command(name = "ferry", mixinStandardHelpOptions = true, version = "ferry 0.1.0",
     description = "Ferry: MIME, MTOM and SOAP messages with as few copies as the bytes allow.",
     subcommands = {DemoCommand.class, ServeCommand.class, BrokerCommand.class, SendCommand.class,
+        PasswdCommand.class,
         MimeCommand.class, BenchCommand.class, CompletionCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Examples:",

@@ -14,7 +14,8 @@ import java.util.Objects;
  * Tells who a caller of a server or broker is: by HTTP Basic credentials checked against a
  * {@link PasswordFile}, by the TLS client certificate its listener accepted, or by either.
  * Credentials given and wrong fail, whatever else the caller has; a caller without credentials
- * is identified by its certificate where that is allowed. Thread-safe.
+ * is identified by its certificate where that is allowed. Where only certificates count, an
+ * Authorization header is not looked at (it may be meant for another hop). Thread-safe.
  *
  * <pre>{@code
  * Authenticator auth = Authenticator.basic(PasswordFile.load(Path.of("users.txt")))
@@ -75,7 +76,7 @@ public final class Authenticator {
    */
   public Identity authenticate(String authorization, X509Certificate[] peer)
       throws AuthenticationException {
-    if (authorization != null && !authorization.isBlank()) {
+    if (users != null && authorization != null && !authorization.isBlank()) {
       return basic(authorization);
     }
     if (certificates && peer != null && peer.length > 0) {
@@ -113,10 +114,6 @@ public final class Authenticator {
   private record Credentials(String user, char[] password) {}
 
   private Identity basic(String authorization) throws AuthenticationException {
-    if (users == null) {
-      throw new AuthenticationException("credentials are not accepted here, only a client"
-          + " certificate");
-    }
     String scheme = authorization.strip().split(" ", 2)[0];
     if (!scheme.equalsIgnoreCase("Basic")) {
       throw new AuthenticationException("the " + scheme + " scheme is not accepted: send HTTP"

@@ -113,7 +113,9 @@ class PasswordFileTest {
     assertThat(certOnly.challenge()).isNull();
     assertThatThrownBy(() -> certOnly.authenticate(null, null)).hasMessage("no client certificate");
     assertThatThrownBy(() -> certOnly.authenticate(basic("alice", "wonderland"), null))
-        .hasMessageContaining("only a client certificate");
+        .hasMessage("no client certificate"); // credentials are not looked at
+    assertThat(certOnly.authenticate(basic("x", "y"), new X509Certificate[] {cert}).getName())
+        .isEqualTo("CN=svc,O=Ferry");
   }
 
   private static String basic(String user, String password) {
