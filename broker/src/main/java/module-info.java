@@ -13,4 +13,6 @@ module dev.ferry.broker {
   requires java.logging;
 
   exports dev.ferry.broker;
+
+  uses dev.ferry.soap.MessageGuardFactory;
 }

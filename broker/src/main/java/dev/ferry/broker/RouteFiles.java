@@ -3,10 +3,13 @@ package dev.ferry.broker;
 import dev.ferry.security.KeyMaterial;
 import dev.ferry.security.TlsSettings;
 import dev.ferry.security.TrustMaterial;
+import dev.ferry.soap.MessageGuard;
+import dev.ferry.soap.MessageGuardFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.Set;
 
 /** Reads a route's policy keys (callers, identity header, backend TLS) from its YAML map. */
@@ -25,10 +28,30 @@ final class RouteFiles {
     Object tls = m.get("backendTls");
     TlsSettings backendTls = tls == null ? null
         : backendTls(Routes.map(tls, where + ".backendTls"), where + ".backendTls", base);
-    if (callers == null && header == null && backendTls == null) {
+    Object wss = m.get("wsSecurity");
+    MessageGuard guard = wss == null ? null
+        : guard(Routes.map(wss, where + ".wsSecurity"), where + ".wsSecurity", base);
+    if (callers == null && header == null && backendTls == null && guard == null) {
       return RoutePolicy.NONE;
     }
-    return new RoutePolicy(callers, header, backendTls);
+    boolean resign = wss != null && ((Map<?, ?>) wss).get("outbound") != null;
+    return new RoutePolicy(callers, header, backendTls, guard, resign ? guard : null);
+  }
+
+  /** A route's WS-Security, made by the module that provides it (wssecurity). */
+  @SuppressWarnings("unchecked")
+  private static MessageGuard guard(Map<?, ?> m, String where, Path base) {
+    for (MessageGuardFactory f : ServiceLoader.load(MessageGuardFactory.class)) {
+      if (f.type().equals("ws-security")) {
+        try {
+          return f.create((Map<String, ?>) m, base);
+        } catch (IllegalArgumentException | IOException e) {
+          throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
+      }
+    }
+    throw new IllegalArgumentException(where + ": WS-Security is not on the class path (the"
+        + " ferry-wssecurity module)");
   }
 
   private static Set<String> callers(Object v, String where) {

@@ -5,6 +5,7 @@ import dev.ferry.security.TlsSettings;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.FaultException;
 import dev.ferry.soap.SoapVersion;
+import dev.ferry.soap.MessageGuard;
 import java.util.Set;
 
 /**
@@ -17,13 +18,23 @@ import java.util.Set;
  * @param identityHeader the request header the caller's identity goes to the backend in, or
  *     null; a caller's own header of that name is never passed on
  * @param backendTls the TLS towards an {@code https} backend, or null for the JDK's trust
+ * @param verify the WS-Security a request must carry, checked before it is forwarded (the
+ *     message goes on as it came, signatures intact), or null
+ * @param resign WS-Security applied anew after the broker's changes, the caller's security
+ *     header removed first (for a route that must change a header a signature covers), or null
  */
-public record RoutePolicy(Set<String> callers, String identityHeader, TlsSettings backendTls) {
-  /** Everyone through, nothing passed on, the JDK's trust. */
+public record RoutePolicy(Set<String> callers, String identityHeader, TlsSettings backendTls,
+    MessageGuard verify, MessageGuard resign) {
+  /** Everyone through, nothing passed on, the JDK's trust, no WS-Security. */
   public static final RoutePolicy NONE = new RoutePolicy(null, null, null);
 
   public RoutePolicy {
     callers = callers == null ? null : Set.copyOf(callers);
+  }
+
+  /** A policy without WS-Security. */
+  public RoutePolicy(Set<String> callers, String identityHeader, TlsSettings backendTls) {
+    this(callers, identityHeader, backendTls, null, null);
   }
 
   /**

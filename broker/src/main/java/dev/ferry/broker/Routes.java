@@ -38,6 +38,15 @@ import org.yaml.snakeyaml.error.YAMLException;
  *       key: /etc/ferry/broker.key            # and its key (PEM), or:
  *       keyStore: /etc/ferry/broker.p12       # a PKCS#12 file with both
  *       password: changeit                    # the key's or the store's
+ *     wsSecurity:         # optional: WS-Security checked before forwarding (see
+ *       inbound:          # dev.ferry.wssecurity.WsSecurityConfig for every key)
+ *         timestamp: 5m
+ *         signBody: true
+ *       trust: signers-ca.pem
+ *       outbound:         # optional: the caller's security header is removed and the
+ *         signBody: true  # changed message signed anew with the broker's key
+ *       certificate: broker.pem
+ *       key: broker.key
  * </pre>
  *
  * Relative file names are read from the routes file's folder.
@@ -46,7 +55,7 @@ import org.yaml.snakeyaml.error.YAMLException;
  */
 public final class Routes {
   private static final Set<String> ROUTE_KEYS = Set.of("path", "action", "to", "audit",
-      "wsaTo", "require", "identityHeader", "backendTls");
+      "wsaTo", "require", "identityHeader", "backendTls", "wsSecurity");
   private static final Set<String> TOP_KEYS = Set.of("timeout", "routes");
 
   private final List<Route> routes;

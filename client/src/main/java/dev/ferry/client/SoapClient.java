@@ -8,6 +8,7 @@ import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeException;
 import dev.ferry.security.TlsSettings;
 import dev.ferry.soap.MessageBuffer;
+import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapCodec;
@@ -110,7 +111,7 @@ public final class SoapClient implements AutoCloseable {
     boolean handedOver = false;
     try {
       send(call, request);
-      SoapResponse reply = read(call);
+      SoapResponse reply = read(call, request.guard());
       handedOver = true;
       return reply;
     } finally {
@@ -154,7 +155,6 @@ public final class SoapClient implements AutoCloseable {
     private final SoapRequest request;
     private final HttpConnections.Origin origin;
     private final CompletableFuture<SoapResponse> result;
-    private final HttpHeaders headers;
     private Call call;
 
     AsyncSend(SoapRequest request, HttpConnections.Origin origin,
@@ -162,16 +162,17 @@ public final class SoapClient implements AutoCloseable {
       this.request = request;
       this.origin = origin;
       this.result = result;
-      this.headers = headers(request);
     }
 
     void writeBody() throws IOException {
+      Payload payload = payload(request);
+      HttpHeaders headers = headers(request, payload);
       RequestBody body = new RequestBody(bufferBytes, () -> {
         // longer than the buffer: connect now and stream from this thread
         call = start(connect(origin, request.uri()));
         return streamHead(call, request, headers);
       }, () -> { });
-      request.payload().writeTo(body);
+      payload.writeTo(body);
       body.finish();
       if (body.streamed()) {
         call.sent();
@@ -208,9 +209,9 @@ public final class SoapClient implements AutoCloseable {
     }
 
     private void complete(Call c) {
-      SoapResponse reply = null;
+      SoapResponse reply;
       try {
-        reply = read(c);
+        reply = read(c, request.guard());
       } catch (IOException | RuntimeException e) {
         c.close();
         result.completeExceptionally(e);
@@ -276,12 +277,19 @@ public final class SoapClient implements AutoCloseable {
     return e;
   }
 
+  /** The request's payload, through its guard if it has one. */
+  private static Payload payload(SoapRequest request) throws IOException {
+    return request.guard() == null ? request.payload() : request.guard().protect(
+        request.payload());
+  }
+
   private void send(Call call, SoapRequest request) throws IOException {
-    HttpHeaders headers = headers(request);
+    Payload payload = payload(request);
+    HttpHeaders headers = headers(request, payload);
     RequestBody body = new RequestBody(bufferBytes, () -> streamHead(call, request, headers),
         () -> { });
     try {
-      request.payload().writeTo(body);
+      payload.writeTo(body);
       body.finish();
     } catch (IOException e) {
       // never let a half-written request look complete: the connection is closed
@@ -315,11 +323,11 @@ public final class SoapClient implements AutoCloseable {
     call.sent();
   }
 
-  private static HttpHeaders headers(SoapRequest request) {
+  private static HttpHeaders headers(SoapRequest request, Payload payload) {
     URI uri = request.uri();
     HttpHeaders h = new DefaultHttpHeaders();
     h.set(HttpHeaderNames.HOST, uri.getRawAuthority());
-    h.set(HttpHeaderNames.CONTENT_TYPE, request.payload().contentType());
+    h.set(HttpHeaderNames.CONTENT_TYPE, payload.contentType());
     if (request.soapAction() != null) {
       h.set("SOAPAction", SoapBinding.soapActionHeader(request.soapAction()));
     }
@@ -335,7 +343,7 @@ public final class SoapClient implements AutoCloseable {
     return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
   }
 
-  private SoapResponse read(Call call) throws IOException {
+  private SoapResponse read(Call call, MessageGuard guard) throws IOException {
     HttpResponse head = call.awaitHead();
     int status = head.status().code();
     String contentType = head.headers().get(HttpHeaderNames.CONTENT_TYPE);
@@ -355,7 +363,16 @@ public final class SoapClient implements AutoCloseable {
     } catch (IOException e) {
       throw e instanceof dev.ferry.bytes.DecodeException ? e : call.failure(e);
     }
-    return new SoapResponse(status, head.headers(), buffer, call);
+    SoapResponse reply = new SoapResponse(status, head.headers(), buffer, call);
+    if (guard != null) {
+      try {
+        reply.open(guard);
+      } catch (IOException | RuntimeException e) {
+        reply.close();
+        throw e;
+      }
+    }
+    return reply;
   }
 
   private static MediaType parse(String contentType) {

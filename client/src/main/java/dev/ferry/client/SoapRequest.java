@@ -1,5 +1,6 @@
 package dev.ferry.client;
 
+import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.Payload;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +44,7 @@ public final class SoapRequest {
   private final String soapAction;
   private final List<Header> headers;
   private final Duration timeout;
+  private final MessageGuard guard;
 
   private SoapRequest(Builder b) {
     this.uri = b.uri;
@@ -50,6 +52,7 @@ public final class SoapRequest {
     this.soapAction = b.soapAction;
     this.headers = List.copyOf(b.headers);
     this.timeout = b.timeout;
+    this.guard = b.guard;
   }
 
   /** Starts a request of {@code payload} to {@code uri} (http or https). */
@@ -80,6 +83,11 @@ public final class SoapRequest {
     return timeout;
   }
 
+  /** The guard the request and its reply pass (such as WS-Security), or null. */
+  public MessageGuard guard() {
+    return guard;
+  }
+
   @Override
   public String toString() {
     return "SoapRequest[" + uri + (soapAction == null ? "" : ", " + soapAction) + "]";
@@ -92,6 +100,7 @@ public final class SoapRequest {
     private final List<Header> headers = new ArrayList<>();
     private String soapAction;
     private Duration timeout;
+    private MessageGuard guard;
 
     private Builder(URI uri, Payload payload) {
       this.uri = Objects.requireNonNull(uri, "uri");
@@ -168,6 +177,17 @@ public final class SoapRequest {
         throw new IllegalArgumentException("timeout must be positive: " + timeout);
       }
       this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * Passes the request through {@code guard} on its way out (such as WS-Security: signed,
+     * encrypted, a UsernameToken added) and the reply on its way in (checked, decrypted): a
+     * reply that fails the checks fails the call with the guard's {@code FaultException}. A
+     * SOAP fault in reply is handed over unchecked (read it as a report, not as proof).
+     */
+    public Builder guard(MessageGuard guard) {
+      this.guard = guard;
       return this;
     }
 

@@ -3,6 +3,7 @@ package dev.ferry.client;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
+import dev.ferry.soap.MessageGuard;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ public final class SoapResponse implements AutoCloseable {
   private final MessageBuffer buffer;
   private final AutoCloseable release;
   private Message message;
+  private java.security.Principal principal;
   private Map<String, List<String>> headers;
 
   SoapResponse(int status, HttpHeaders httpHeaders, MessageBuffer buffer,
@@ -75,6 +77,24 @@ public final class SoapResponse implements AutoCloseable {
       message = buffer.toMessage();
     }
     return message;
+  }
+
+  /**
+   * Who the reply's guard (WS-Security) says sent it: the signer's subject or the UsernameToken's
+   * user; null without a guard or when it does not say.
+   */
+  public java.security.Principal principal() {
+    return principal;
+  }
+
+  /** Passes the reply through {@code guard} (a fault is left as it came). */
+  void open(MessageGuard guard) throws IOException {
+    if (buffer == null || isFault()) {
+      return;
+    }
+    MessageGuard.Opened o = guard.open(message());
+    message = o.message();
+    principal = o.principal();
   }
 
   /** Returns true if the reply is a SOAP fault. */

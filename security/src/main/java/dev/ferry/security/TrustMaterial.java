@@ -57,6 +57,11 @@ public final class TrustMaterial {
     return JDK;
   }
 
+  /** The certificate revocation lists of a PEM file ({@code BEGIN X509 CRL} blocks). */
+  public static List<java.security.cert.X509CRL> crls(Path pemFile) throws IOException {
+    return Pem.crls(pemFile);
+  }
+
   /** Whether this is the JDK's own trust. */
   public boolean isJdkDefault() {
     return this == JDK;

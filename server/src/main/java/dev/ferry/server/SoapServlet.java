@@ -8,8 +8,10 @@ import dev.ferry.server.internal.CountingOutputStream;
 import dev.ferry.server.internal.FaultReplies;
 import dev.ferry.server.internal.HttpSoap;
 import dev.ferry.soap.Fault;
+import dev.ferry.soap.FaultException;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
+import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapCodec;
@@ -210,11 +212,26 @@ public class SoapServlet extends HttpServlet {
     SoapVersion version = message.version();
     Payload reply;
     try {
-      reply = dispatch(message, HttpSoap.soapAction(request, type), request);
+      MessageGuard guard = dispatcher.guard();
+      HttpServletRequest http = request;
+      if (guard != null) {
+        MessageGuard.Opened opened = guard.open(message);
+        message = opened.message();
+        if (opened.principal() != null) {
+          http = Callers.withPrincipal(request, opened.principal(), "WS-Security");
+        }
+      }
+      reply = dispatch(message, HttpSoap.soapAction(request, type), http);
+      if (guard != null && reply != null) {
+        reply = guard.protect(reply);
+      }
       if (buffer.attachments() != null) {
         buffer.attachments().attachments(); // read (spool) the rest before answering
       }
     } catch (SoapFaultException e) {
+      drain(buffer, in);
+      return fault(response, e.fault());
+    } catch (FaultException e) {
       drain(buffer, in);
       return fault(response, e.fault());
     } catch (DecodeException e) {

@@ -34,6 +34,12 @@ public interface MessageGuard {
   /** Returns {@code outgoing} as it is to go on the wire (through {@link RootFilter}s). */
   Payload protect(Payload outgoing) throws IOException;
 
+  /**
+   * Protects {@code message}'s envelope now, in place ({@link Message#replaceEnvelope}): for a
+   * node that passes a received message on, such as a broker signing it anew.
+   */
+  Message protect(Message message) throws IOException;
+
   /** The header blocks this guard processes, so that mustUnderstand on them is met. */
   Set<QName> understands();
 }

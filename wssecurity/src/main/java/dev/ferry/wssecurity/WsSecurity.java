@@ -79,6 +79,7 @@ public final class WsSecurity implements MessageGuard {
   }
 
   /** Applies the outbound policy to {@code message}'s envelope now, in place. */
+  @Override
   public Message protect(Message message) throws IOException {
     return outbound == null ? message : message.replaceEnvelope(outbound.secure(
         message.toByteString()));

@@ -32,29 +32,45 @@ public final class Faults {
     return cause == null ? new FaultException(f) : new FaultException(f, cause);
   }
 
-  /** The fault for WSS4J's refusal {@code e} (its code, or InvalidSecurity). */
+  private static final System.Logger LOG = System.getLogger("dev.ferry.wssecurity");
+
+  /**
+   * The fault for WSS4J's refusal {@code e}: the category of its innermost WS-Security error
+   * (InvalidSecurity if none says) with the specification's text for it; the details (which
+   * certificate, which reference) go to the log at DEBUG, not to the sender.
+   */
   public static FaultException of(SoapVersion version, Throwable e) {
     WSSecurityException w = find(e);
     QName code = w != null && w.getFaultCode() != null ? w.getFaultCode() : INVALID_SECURITY;
-    String why = w != null ? w.getMessage() : rootMessage(e);
-    return refuse(version, new QName(WSSE, code.getLocalPart(), "wsse"),
-        "WS-Security: " + (why == null ? "the security header is not valid" : why), e);
+    String local = code.getLocalPart();
+    LOG.log(System.Logger.Level.DEBUG, "WS-Security refused a message: " + local, e);
+    return refuse(version, new QName(WSSE, local, "wsse"), "WS-Security: " + reason(local), e);
   }
 
+  /** The innermost WS-Security error with a category of its own. */
   private static WSSecurityException find(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof WSSecurityException w) {
-        return w;
+    WSSecurityException found = null;
+    for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof WSSecurityException w && w.getFaultCode() != null
+          && w.getErrorCode() != WSSecurityException.ErrorCode.SECURITY_ERROR) {
+        found = w;
       }
     }
-    return null;
+    return found;
   }
 
-  private static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    return t.getMessage();
+  /** SOAP Message Security 1.1, table 12-2 and 12-3: the fault strings. */
+  private static String reason(String code) {
+    return switch (code) {
+      case "FailedAuthentication" -> "the security token could not be authenticated or"
+          + " authorized";
+      case "FailedCheck" -> "the signature or decryption was invalid";
+      case "MessageExpired" -> "the message has expired";
+      case "InvalidSecurityToken" -> "an invalid security token was provided";
+      case "SecurityTokenUnavailable" -> "a referenced security token could not be retrieved";
+      case "UnsupportedAlgorithm" -> "an unsupported signature or encryption algorithm was used";
+      case "UnsupportedSecurityToken" -> "an unsupported token was provided";
+      default -> "an error was discovered processing the wsse:Security header";
+    };
   }
 }

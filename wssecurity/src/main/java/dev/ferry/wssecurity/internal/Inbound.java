@@ -97,7 +97,8 @@ public final class Inbound {
           c.passwordFile(), c.passwords() != null));
     }
     try {
-      this.wss = WSSec.getInboundWSSec(p);
+      // the real error, not WSS4J's mask: Faults tells the sender its category only
+      this.wss = WSSec.getInboundWSSec(p, false, true);
     } catch (WSSecurityException e) {
       throw new IOException("the inbound WS-Security settings are not valid: " + e.getMessage(),
           e);
