@@ -109,6 +109,18 @@ class WsSecurityTest {
   }
 
   @Test
+  void ecKeysSignWithEcdsa() throws IOException {
+    TestPki.Credential ec = pki.issue("CN=ec,O=Ferry").make();
+    WsSecurityPolicy p = WsSecurityPolicy.builder().timestamp(Duration.ofMinutes(5))
+        .signBody().signTimestamp().build();
+    WsSecurity signer = WsSecurity.builder().outbound(p).credentials(WsSecurityCredentials
+        .builder().key(KeyMaterial.of(ec.key(), ec.chain())).build()).build();
+    Message m = wire(signer.protect(order(SoapVersion.SOAP_12, MtomPolicy.NEVER, null)));
+    assertThat(m.toByteString().utf8()).contains("ecdsa-sha256");
+    assertThat(in(p).open(m).principal().getName()).isEqualTo("CN=ec,O=Ferry");
+  }
+
+  @Test
   void anEncryptedBodyIsDecryptedForTheApplication() throws IOException {
     WsSecurityPolicy p = WsSecurityPolicy.builder().timestamp(Duration.ofMinutes(5))
         .signBody().encryptBody().build();

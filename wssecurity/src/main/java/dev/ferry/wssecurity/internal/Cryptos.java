@@ -34,6 +34,8 @@ public final class Cryptos {
     }
     Merlin m = new Merlin();
     m.setKeyStore(ks);
+    // a PKCS#12 key entry is encrypted (PBKDF2, 10,000 rounds): decrypted once, not per message
+    m.setEnablePrivateKeyCaching(true);
     return m;
   }
 
