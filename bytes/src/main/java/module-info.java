@@ -2,5 +2,6 @@
 module dev.ferry.bytes {
   exports dev.ferry.bytes;
   // Array-level access for Ferry's own codecs (see BytesAccess), not for applications.
-  exports dev.ferry.bytes.internal to dev.ferry.asn1, dev.ferry.ldap, dev.ferry.soap;
+  exports dev.ferry.bytes.internal to dev.ferry.asn1, dev.ferry.ldap, dev.ferry.ldap.server,
+      dev.ferry.soap;
 }

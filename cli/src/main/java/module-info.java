@@ -5,9 +5,11 @@ module dev.ferry.cli {
   requires dev.ferry.client;
   requires dev.ferry.broker;
   requires dev.ferry.sample;
+  requires dev.ferry.ldap.server;
   requires org.yaml.snakeyaml;
-  requires java.net.http;
   requires java.logging;
+  requires io.netty.common;
+  requires java.net.http; // its tests call the commands' servers with the JDK's client
   requires java.desktop;
   requires org.knowm.xchart;
   requires info.picocli;

@@ -93,8 +93,10 @@ final class BrokerMetrics {
 
     /** Statuses are three digits, so this map stays small whatever callers send. */
     Counter requests(int status) {
-      return byStatus.computeIfAbsent(status, s -> Counter.builder(PREFIX + ".requests")
-          .tag("route", route).tag("status", Integer.toString(s)).register(registry));
+      Counter c = byStatus.get(status); // the common case: no lambda, no lock
+      return c != null ? c : byStatus.computeIfAbsent(status, s -> Counter.builder(PREFIX
+          + ".requests").tag("route", route).tag("status", Integer.toString(s))
+          .register(registry));
     }
   }
 }

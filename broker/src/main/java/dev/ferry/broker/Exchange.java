@@ -1,5 +1,6 @@
 package dev.ferry.broker;
 
+import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.DecodeException;
 import dev.ferry.client.internal.ChannelInputStream;
 import dev.ferry.client.internal.ChannelOutputStream;
@@ -15,6 +16,7 @@ import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapVersion;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -43,8 +45,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -120,6 +120,8 @@ final class Exchange implements ReplyHandler.Listener {
   private volatile ChannelOutputStream backendOut;
   private volatile boolean requestSent;
   private boolean admitted;
+  /** A held request kept for one retry on a new connection, until its reply begins. */
+  private Outgoing retry;
 
   private boolean answered;
   private boolean discardReply;
@@ -293,7 +295,7 @@ final class Exchange implements ReplyHandler.Listener {
     }
     held = null;
     try (MessageBuffer buffer = cx.codec().read(
-        new ByteArrayInputStream(body, HEADROOM, heldBytes), type)) {
+        ByteString.takeOwnership(body, HEADROOM, heldBytes), type)) {
       Message message = buffer.toMessage();
       version = message.version();
       Routes.Route r = cx.forwarding().prepare(path, message, soapAction,
@@ -331,31 +333,69 @@ final class Exchange implements ReplyHandler.Listener {
       }
     }
     Payload payload = copy.wrap(message.toPayload());
-    Held out = new Held(heldBytes + HEADROOM);
-    payload.writeTo(out);
-    return new Outgoing(payload.contentType(), out.buffer());
+    // written where the socket takes it from: a direct buffer, so Netty copies it no more
+    ByteBuf out = ctx.alloc().directBuffer(heldBytes + HEADROOM);
+    try {
+      payload.writeTo(new ByteBufOutputStream(out));
+    } catch (IOException | RuntimeException e) {
+      out.release();
+      throw e;
+    }
+    return new Outgoing(payload.contentType(), out);
   }
 
+  /**
+   * Sends a held request on a pooled connection. One its peer closed just as it was taken (no
+   * byte of a reply came) carries it once more on a new connection: the request was not seen.
+   */
   private void sendHeld(Outgoing out) {
     HttpConnections.Origin o = HttpConnections.Origin.of(route.to());
-    cx.backends(route).acquire(o, loop).addListener((ChannelFuture f) -> {
+    retry = out;
+    out.bytes().retain(); // kept for the one retry until a reply begins
+    sendHeld(out, cx.backends(route).acquire(o, loop), o);
+  }
+
+  private void sendHeld(Outgoing out, ChannelFuture connecting, HttpConnections.Origin o) {
+    connecting.addListener((ChannelFuture f) -> {
       if (!f.isSuccess()) {
         out.bytes().release();
         failed(connectFailure(f.cause()));
         return;
       }
-      attach(f.channel(), o);
+      Channel ch = f.channel();
+      attach(ch, o);
       HttpHeaders h = backendHeaders(out.contentType());
       h.setInt(HttpHeaderNames.CONTENT_LENGTH, out.bytes().readableBytes());
-      f.channel().writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
+      ch.writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
           target(route.to()), out.bytes(), h, EmptyHttpHeaders.INSTANCE)).addListener(w -> {
             if (w.isSuccess()) {
               requestSent = true;
-            } else {
-              f.channel().close(); // the reply's listener is told
+            } else if (backend == ch) {
+              HttpConnections.replies(ch).expect(null); // told here, not by its close
+              ch.close();
+              failed(new IOException("the connection closed before the request went out",
+                  w.cause()));
             }
           });
     });
+  }
+
+  /** Sends the held request again on a new connection, if this failure allows it. */
+  private boolean retried(IOException cause) {
+    Outgoing out = retry;
+    Channel b = backend;
+    if (out == null || b == null || !HttpConnections.reused(b) || replyHead != null
+        || cause instanceof java.net.SocketTimeoutException || finished) {
+      return false;
+    }
+    retry = null; // once
+    backend = null;
+    HttpConnections.replies(b).expect(null); // its close is no news to this exchange
+    b.close();
+    HttpConnections.Origin o = HttpConnections.Origin.of(route.to());
+    sendHeld(new Outgoing(out.contentType(), out.bytes().readerIndex(0)),
+        cx.backends(route).connect(o, loop), o);
+    return true;
   }
 
   /** Makes {@code ch} this exchange's backend connection. */
@@ -400,15 +440,19 @@ final class Exchange implements ReplyHandler.Listener {
     } catch (IOException | RuntimeException e) {
       ChannelOutputStream out = backendOut;
       if (out != null) {
-        out.abort(e); // never let a half-sent request look whole: the connection is closed
-      }
-      Channel b = backend;
-      if (b != null) {
-        b.close();
+        out.abort(e); // no last chunk goes out: the request is never whole
       }
       copy.discard();
       IOException io = e instanceof IOException x ? x : new IOException(e.toString(), e);
-      onLoop(() -> streamFailed(io));
+      onLoop(() -> {
+        Channel b = backend;
+        if (b != null) {
+          backend = null;
+          HttpConnections.replies(b).expect(null); // the cause is this failure, not the close
+          b.close();
+        }
+        streamFailed(io);
+      });
       return;
     }
     drainRequest();
@@ -528,6 +572,7 @@ final class Exchange implements ReplyHandler.Listener {
         return;
       }
     }
+    dropRetry();
     if (streamed == null) {
       copy.complete(); // a streamed request's copy completes when it was sent whole
     }
@@ -670,6 +715,10 @@ final class Exchange implements ReplyHandler.Listener {
 
   @Override
   public void failed(IOException cause) {
+    if (retried(cause)) {
+      return;
+    }
+    dropRetry();
     ChannelOutputStream out = backendOut;
     if (out != null) {
       out.fail(cause);
@@ -691,6 +740,13 @@ final class Exchange implements ReplyHandler.Listener {
       abortCaller("aborted mid-reply: " + cause.getMessage());
     } else {
       fault(Forwarding.failed(version, route, cause));
+    }
+  }
+
+  private void dropRetry() {
+    if (retry != null) {
+      retry.bytes().release();
+      retry = null;
     }
   }
 
@@ -869,17 +925,6 @@ final class Exchange implements ReplyHandler.Listener {
 
   private void onLoop(Runnable task) {
     loop.execute(task);
-  }
-
-  /** A request's bytes as written out, handed to Netty without a copy. */
-  private static final class Held extends ByteArrayOutputStream {
-    Held(int size) {
-      super(size);
-    }
-
-    ByteBuf buffer() {
-      return Unpooled.wrappedBuffer(buf, 0, count);
-    }
   }
 
   /**

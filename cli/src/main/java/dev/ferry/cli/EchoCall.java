@@ -16,8 +16,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpTimeoutException;
 import java.util.function.UnaryOperator;
 
 /**
@@ -42,39 +42,49 @@ final class EchoCall {
   private final SoapClient client;
   private final SoapCodec codec;
   private final SoapVersion version;
+  private final String operation;
+  private final String soapAction;
 
   private final UnaryOperator<SoapRequest.Builder> options;
 
+  /** Calls Ferry's echo contract's own operation, testMtom. */
   EchoCall(SoapClient client, SoapCodec codec, SoapVersion version) {
-    this(client, codec, version, UnaryOperator.identity());
+    this(client, codec, version, EchoService.REQUEST.getLocalPart(), EchoService.SOAP_ACTION,
+        UnaryOperator.identity());
   }
 
-  /** {@code options} puts a call's credentials and headers on each request. */
-  EchoCall(SoapClient client, SoapCodec codec, SoapVersion version,
-      UnaryOperator<SoapRequest.Builder> options) {
+  /**
+   * Calls {@code operation} of the echo contract (see {@link EchoService#OPERATIONS});
+   * {@code options} puts a call's credentials and headers on each request.
+   */
+  EchoCall(SoapClient client, SoapCodec codec, SoapVersion version, String operation,
+      String soapAction, UnaryOperator<SoapRequest.Builder> options) {
     this.client = client;
     this.codec = codec;
     this.version = version;
+    this.operation = operation;
+    this.soapAction = soapAction;
     this.options = options;
   }
 
   /** Sends {@code blob} as the attachinfo of a testMtom request; {@code sink} gets the echo. */
   Result call(URI uri, MtomPolicy policy, String name, ByteSequence blob, OutputStream sink)
       throws IOException {
-    return send(uri, EchoService.request(codec, version, policy, name, blob), sink);
+    return send(uri, EchoService.request(codec, version, policy, operation, name, blob), sink);
   }
 
   /** Like {@link #call(URI, MtomPolicy, String, ByteSequence, OutputStream)}, streaming. */
   Result call(URI uri, MtomPolicy policy, String name, InputStream blob, long length,
       OutputStream sink) throws IOException {
-    return send(uri, EchoService.request(codec, version, policy, name, blob, length), sink);
+    return send(uri, EchoService.request(codec, version, policy, operation, name, blob, length),
+        sink);
   }
 
   private Result send(URI uri, Payload request, OutputStream sink) throws IOException {
     CountedPayload counted = new CountedPayload(request);
     long start = System.nanoTime();
     SoapRequest call = options.apply(SoapRequest.builder(uri, counted)
-        .soapAction(EchoService.SOAP_ACTION)).build();
+        .soapAction(soapAction)).build();
     try (SoapResponse r = client.call(call)) {
       if (r.message() == null) {
         throw new PeerException(uri + " answered HTTP " + r.status() + " without a message");
@@ -91,9 +101,8 @@ final class EchoCall {
     } catch (SoapHttpException e) {
       throw new PeerException(e.getMessage(), e);
     } catch (ConnectException e) {
-      // The JDK's message is often empty; say what could not be reached.
-      throw new IOException("cannot connect to " + uri + " (is a service listening there?)", e);
-    } catch (HttpTimeoutException e) {
+      throw new IOException(e.getMessage() + " (is a service listening there?)", e);
+    } catch (SocketTimeoutException e) {
       throw new IOException("timed out: " + e.getMessage(), e);
     }
   }

@@ -13,10 +13,11 @@ import picocli.CommandLine.Option;
  * the peer answered, but with a fault or a wrong reply.
  */
 @Command(name = "ferry", mixinStandardHelpOptions = true, version = "ferry 0.1.0",
-    description = "Ferry: MIME, MTOM and SOAP messages with as few copies as the bytes allow.",
+    description = "Ferry: MIME, MTOM, SOAP and LDAP messages with as few copies as the bytes"
+        + " allow.",
     subcommands = {DemoCommand.class, ServeCommand.class, BrokerCommand.class, SendCommand.class,
         PasswdCommand.class,
-        MimeCommand.class, BenchCommand.class, CompletionCommand.class,
+        MimeCommand.class, LdapCommand.class, BenchCommand.class, CompletionCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Examples:",
         "  ferry demo                # MTOM vs base64, direct vs brokered: table, chart",
@@ -25,6 +26,8 @@ import picocli.CommandLine.Option;
         "  ferry mime inspect samples/mtom-echo.eml",
         "  ferry mime pack -o msg.eml root.xml:text/xml photo.jpg:image/jpeg",
         "  ferry mime unpack msg.eml -d out/",
+        "  ferry ldap serve --ldif data.ldif --port 1389",
+        "  ferry ldap search --url ldap://127.0.0.1:1389 --base dc=example,dc=com '(uid=bjensen)'",
         "  ferry bench threshold --chart threshold.png",
         "  source <(ferry completion)",
         "", "Exit codes: 0 ok, 2 usage, 3 bad input, 4 I/O or network error, 5 the peer"

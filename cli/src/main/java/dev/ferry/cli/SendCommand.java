@@ -2,6 +2,7 @@ package dev.ferry.cli;
 
 import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
+import dev.ferry.sample.EchoService;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
 import dev.ferry.xop.MtomPolicy;
@@ -17,6 +18,7 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -61,6 +63,22 @@ final class SendCommand implements Callable<Integer> {
   @Option(names = "--soap12", description = "SOAP 1.2 instead of 1.1.")
   boolean soap12;
 
+  @Option(names = "--operation", defaultValue = "testMtom", paramLabel = "NAME",
+      description = "The request's element in the contract's namespace: testMtom (Ferry's"
+          + " echo), or testDataHandler or testByteArray (CXF's MTOM sample, as it ships)."
+          + " Default: ${DEFAULT-VALUE}.")
+  String operation;
+
+  @Option(names = "--soap-action", paramLabel = "ACTION",
+      description = "The SOAPAction to send. Default: the operation's in --wsdl, else \"\""
+          + " (the echo contract's, as CXF's sample ships it).")
+  String soapAction;
+
+  @Option(names = "--wsdl", paramLabel = "FILE|URL",
+      description = "Take the operation's SOAPAction from this WSDL, such as the service's"
+          + " own (URL?wsdl).")
+  String wsdl;
+
   @Option(names = "--name", defaultValue = "ferry send", paramLabel = "TEXT",
       description = "The name element to send (echoed back). Default: ${DEFAULT-VALUE}.")
   String name;
@@ -93,7 +111,8 @@ final class SendCommand implements Callable<Integer> {
     try (SoapClient client = (tls == null ? clientBuilder : clientBuilder.tls(tls)).build();
         OutputStream sink = new DigestOutputStream(OutputStream.nullOutputStream(), echoed)) {
       EchoCall echo = new EchoCall(client, codec, soap12 ? SoapVersion.SOAP_12
-          : SoapVersion.SOAP_11, request -> security.apply(spec, request));
+          : SoapVersion.SOAP_11, operation, soapAction(), request -> security.apply(spec,
+          request));
       result = send(echo, generated, blobBytes, sink);
     }
     Summary summary = new Summary(blobBytes, HexFormat.of().formatHex(sentDigest), result,
@@ -104,6 +123,23 @@ final class SendCommand implements Callable<Integer> {
           + " bytes with SHA-256 " + summary.echoSha256() + " and name '" + result.name() + "'");
     }
     return 0;
+  }
+
+  /** The SOAPAction: the option's, else the WSDL's for the operation, else none. */
+  private String soapAction() throws IOException {
+    if (soapAction != null) {
+      return soapAction;
+    }
+    if (wsdl == null) {
+      return EchoService.SOAP_ACTION;
+    }
+    Map<String, String> actions = WsdlActions.read(wsdl);
+    String action = actions.get(operation);
+    if (action == null) {
+      throw new ParameterException(spec.commandLine(), wsdl + " binds no operation "
+          + operation + " (it binds " + actions.keySet() + ")");
+    }
+    return action;
   }
 
   /** Sends the generated blob, or else the file, streamed from disk. */

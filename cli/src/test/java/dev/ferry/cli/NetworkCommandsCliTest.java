@@ -33,6 +33,17 @@ class NetworkCommandsCliTest {
           .contains("\"status\":200,\"contentType\":\"application/soap+xml")
           .contains("\"echoedName\":\"n\u00e4me\",\"echoedBytes\":1000")
           .contains("\"intact\":true");
+      // the SOAPAction from the service's own WSDL, and CXF's sample's operation
+      Result fromWsdl = ferry("send", "--url", url, "--size", "2K", "--wsdl", url + "?wsdl");
+      assertThat(fromWsdl.exit()).as(fromWsdl.err()).isZero();
+      Result cxfSample = ferry("send", "--url", url, "--size", "2K", "--operation",
+          "testDataHandler", "--soap-action", "");
+      assertThat(cxfSample.exit()).as(cxfSample.err()).isZero();
+      assertThat(cxfSample.out()).contains("identical");
+      Result unbound = ferry("send", "--url", url, "--size", "2K", "--operation", "nope",
+          "--wsdl", url + "?wsdl");
+      assertThat(unbound.exit()).isEqualTo(2);
+      assertThat(unbound.err()).contains("binds no operation nope").contains("testMtom");
       assertThat(serve.stop()).isZero();
       assertThat(serve.out()).contains("Ctrl-C stops it.").endsWith("stopped\n");
     }

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  */
 final class RunningFerry implements AutoCloseable {
   private static final Pattern URL =
-      Pattern.compile("https?://(127\\.0\\.0\\.1|localhost):\\d+/\\S*");
+      Pattern.compile("(https?|ldap)://(127\\.0\\.0\\.1|localhost):\\d+/?\\S*");
 
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();

@@ -101,6 +101,27 @@ final class Call implements ReplyHandler.Listener, AutoCloseable {
     sent = true;
   }
 
+  /** Writes a request held whole; a write that fails fails the call (nothing else would). */
+  void send(io.netty.handler.codec.http.FullHttpRequest request) {
+    channel.writeAndFlush(request).addListener(f -> {
+      if (!f.isSuccess()) {
+        HttpConnections.replies(channel).expect(null); // told here, not by its close
+        channel.close();
+        failed(new IOException("the connection closed before the request went out",
+            f.cause()));
+      }
+    });
+  }
+
+  /**
+   * Whether the call failed on a connection taken from the pool before any byte of a reply came:
+   * its peer may have closed it just then, so the request may go once more on a new one.
+   */
+  boolean retryable(IOException failure) {
+    return HttpConnections.reused(channel) && head.isCompletedExceptionally()
+        && !(failure instanceof java.net.SocketTimeoutException);
+  }
+
   /** Waits for the reply's head. */
   HttpResponse awaitHead() throws IOException {
     try {

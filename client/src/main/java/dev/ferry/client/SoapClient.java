@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -36,6 +37,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * A SOAP client over HTTP/1.1 (Netty, the native transport on Linux), connections kept alive
@@ -107,11 +109,25 @@ public final class SoapClient implements AutoCloseable {
   public SoapResponse call(SoapRequest request) throws IOException {
     URI uri = request.uri();
     HttpConnections.Origin origin = HttpConnections.Origin.of(uri);
-    Call call = new Call(connections, origin, connect(origin, uri), uri, timeoutMillis(request));
+    long timeout = timeoutMillis(request);
+    Call call = new Call(connections, origin, connect(origin, uri, true), uri, timeout);
     boolean handedOver = false;
     try {
-      send(call, request);
-      SoapResponse reply = read(call, request.guard());
+      Supplier<FullHttpRequest> held = send(call, request);
+      SoapResponse reply;
+      try {
+        reply = read(call, request.guard());
+      } catch (IOException e) {
+        if (held == null || !call.retryable(e)) {
+          throw e;
+        }
+        // the pooled connection was closed by its peer as it was taken: once more, on a new one
+        call.close();
+        call = new Call(connections, origin, connect(origin, uri, false), uri, timeout);
+        call.send(held.get());
+        call.sent();
+        reply = read(call, request.guard());
+      }
       handedOver = true;
       return reply;
     } finally {
@@ -169,7 +185,7 @@ public final class SoapClient implements AutoCloseable {
       HttpHeaders headers = headers(request, payload);
       RequestBody body = new RequestBody(bufferBytes, () -> {
         // longer than the buffer: connect now and stream from this thread
-        call = start(connect(origin, request.uri()));
+        call = start(connect(origin, request.uri(), true));
         return streamHead(call, request, headers);
       }, () -> { });
       payload.writeTo(body);
@@ -248,8 +264,10 @@ public final class SoapClient implements AutoCloseable {
         : connections.timeoutMillis();
   }
 
-  private Channel connect(HttpConnections.Origin origin, URI uri) throws IOException {
-    ChannelFuture f = connections.acquire(origin, null);
+  private Channel connect(HttpConnections.Origin origin, URI uri, boolean pooled)
+      throws IOException {
+    ChannelFuture f = pooled ? connections.acquire(origin, null)
+        : connections.connect(origin, null);
     try {
       f.await();
     } catch (InterruptedException e) {
@@ -283,7 +301,11 @@ public final class SoapClient implements AutoCloseable {
         request.payload());
   }
 
-  private void send(Call call, SoapRequest request) throws IOException {
+  /**
+   * Sends {@code request}: held whole if it fits the buffer (then returns how to make it again,
+   * for a retry), else streamed (then returns null).
+   */
+  private Supplier<FullHttpRequest> send(Call call, SoapRequest request) throws IOException {
     Payload payload = payload(request);
     HttpHeaders headers = headers(request, payload);
     RequestBody body = new RequestBody(bufferBytes, () -> streamHead(call, request, headers),
@@ -299,10 +321,11 @@ public final class SoapClient implements AutoCloseable {
       call.abort(e);
       throw e;
     }
-    if (!body.streamed()) {
-      sendHeld(call, request, headers, body);
+    if (body.streamed()) {
+      call.sent();
+      return null;
     }
-    call.sent();
+    return sendHeld(call, request, headers, body);
   }
 
   /** Writes the head of a streamed request; returns the stream its body goes on through. */
@@ -313,14 +336,16 @@ public final class SoapClient implements AutoCloseable {
     return call.stream(CHUNK_BYTES);
   }
 
-  /** Writes a request held whole, with its length. */
-  private static void sendHeld(Call call, SoapRequest request, HttpHeaders headers,
-      RequestBody body) {
+  /** Writes a request held whole, with its length; returns how to make it again. */
+  private static Supplier<FullHttpRequest> sendHeld(Call call, SoapRequest request,
+      HttpHeaders headers, RequestBody body) {
     headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.size());
-    call.channel().writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
+    Supplier<FullHttpRequest> held = () -> new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
         HttpMethod.POST, target(request.uri()), Unpooled.wrappedBuffer(body.bytes(), 0,
-            body.size()), headers, EmptyHttpHeaders.INSTANCE));
+            body.size()), headers, EmptyHttpHeaders.INSTANCE);
+    call.send(held.get());
     call.sent();
+    return held;
   }
 
   private static HttpHeaders headers(SoapRequest request, Payload payload) {

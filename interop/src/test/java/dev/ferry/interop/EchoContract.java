@@ -6,7 +6,7 @@ import javax.xml.namespace.QName;
 final class EchoContract {
   static final String SERVICE_NS = "http://cxf.apache.org/mime";
   static final String TYPES_NS = "http://cxf.apache.org/mime/types";
-  static final String SOAP_ACTION = "urn:testMtom";
+  static final String SOAP_ACTION = "";
   static final QName SERVICE = new QName(SERVICE_NS, "TestMtomService");
   static final QName PORT = new QName(SERVICE_NS, "TestMtomPort");
   /** The WSDL as the ferry-sample jar ships it, on the test class path. */

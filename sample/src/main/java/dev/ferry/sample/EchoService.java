@@ -21,6 +21,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 import javax.xml.namespace.QName;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
@@ -38,8 +39,15 @@ import javax.xml.stream.XMLStreamReader;
  */
 public final class EchoService {
   public static final String NAMESPACE = "http://cxf.apache.org/mime/types";
-  public static final String SOAP_ACTION = "urn:testMtom";
+  /** The SOAPAction of the contract's operations: none, as CXF's MTOM sample ships it. */
+  public static final String SOAP_ACTION = "";
   public static final QName REQUEST = new QName(NAMESPACE, "testMtom");
+  /**
+   * The operations this service echoes: its own, and CXF's MTOM sample's two of the same shape
+   * ({@code name} and {@code attachinfo}), so clients made from either WSDL call it.
+   */
+  public static final Set<String> OPERATIONS = Set.of("testMtom", "testDataHandler",
+      "testByteArray");
   public static final QName RESPONSE = new QName(NAMESPACE, "testMtomResponse");
   private static final ByteString RESPONSE_SUFFIX = ByteString.encodeUtf8("Response");
 
@@ -54,23 +62,28 @@ public final class EchoService {
     }
   }
 
-  /** Returns a dispatcher with the echo operation and the WSDL. */
+  /** Returns a dispatcher with the echo operations and the WSDL. */
   public static Dispatcher dispatcher() {
     Endpoint echo = EchoService::echo;
-    return Dispatcher.builder().soapAction(SOAP_ACTION, echo).element(REQUEST, echo)
-        .wsdl(wsdl()).build();
+    Dispatcher.Builder b = Dispatcher.builder().wsdl(wsdl());
+    for (String op : OPERATIONS) {
+      b.element(new QName(NAMESPACE, op), echo);
+    }
+    return b.build();
   }
 
   /** Answers a testMtom request with its own Body, renamed: the endpoint of {@link #dispatcher}. */
   public static Payload echo(Message request) throws IOException, SoapFaultException {
     QName op = request.buffer().bodyElement();
-    if (!REQUEST.equals(op)) {
+    if (op == null || !NAMESPACE.equals(op.getNamespaceURI())
+        || !OPERATIONS.contains(op.getLocalPart())) {
       throw new SoapFaultException(Fault.of(request.version(),
-          request.version().senderFaultCode(), "expected " + REQUEST + " but the Body holds "
-          + op));
+          request.version().senderFaultCode(), "expected one of " + OPERATIONS + " in "
+          + NAMESPACE + " but the Body holds " + (op == null ? "no element" : op)));
     }
     ByteString body = request.body();
-    String tag = op.getPrefix().isEmpty() ? "testMtom" : op.getPrefix() + ":testMtom";
+    String tag = op.getPrefix().isEmpty() ? op.getLocalPart()
+        : op.getPrefix() + ":" + op.getLocalPart();
     int open = indexOfTag(body, ByteString.encodeUtf8("<" + tag));
     int close = body.lastIndexOf(ByteString.encodeUtf8("</" + tag));
     if (open < 0 || close < open) {
@@ -107,8 +120,17 @@ public final class EchoService {
   /** Returns a testMtom request: {@code name}, and {@code blob} inline or attached. */
   public static Payload request(SoapCodec codec, SoapVersion version, MtomPolicy policy,
       String name, ByteSequence blob) {
+    return request(codec, version, policy, REQUEST.getLocalPart(), name, blob);
+  }
+
+  /**
+   * Returns a request of {@code operation} (an element of {@link #NAMESPACE} holding
+   * {@code name} and {@code attachinfo}, such as CXF's sample's {@code testDataHandler}).
+   */
+  public static Payload request(SoapCodec codec, SoapVersion version, MtomPolicy policy,
+      String operation, String name, ByteSequence blob) {
     return codec.payload(version, policy, List.of(), body -> {
-      start(body, name);
+      start(body, operation, name);
       body.writeBinary(blob, "application/octet-stream");
       end(body);
     });
@@ -117,16 +139,22 @@ public final class EchoService {
   /** Returns a testMtom request whose blob streams from {@code blob} ({@code length} bytes). */
   public static Payload request(SoapCodec codec, SoapVersion version, MtomPolicy policy,
       String name, InputStream blob, long length) {
+    return request(codec, version, policy, REQUEST.getLocalPart(), name, blob, length);
+  }
+
+  /** As the other, for {@code operation} (see {@link #OPERATIONS}). */
+  public static Payload request(SoapCodec codec, SoapVersion version, MtomPolicy policy,
+      String operation, String name, InputStream blob, long length) {
     return codec.payload(version, policy, List.of(), body -> {
-      start(body, name);
+      start(body, operation, name);
       body.writeBinary(blob, length, "application/octet-stream");
       end(body);
     });
   }
 
-  private static void start(dev.ferry.xop.XopWriter body, String name)
+  private static void start(dev.ferry.xop.XopWriter body, String operation, String name)
       throws XMLStreamException {
-    body.writeStartElement("t", "testMtom", NAMESPACE);
+    body.writeStartElement("t", operation, NAMESPACE);
     body.writeNamespace("t", NAMESPACE);
     body.writeStartElement("t", "name", NAMESPACE);
     body.writeCharacters(name);

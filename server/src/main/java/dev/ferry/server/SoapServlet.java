@@ -179,12 +179,16 @@ public class SoapServlet extends HttpServlet {
     }
     MessageBuffer buffer;
     try {
-      buffer = codec.read(in, contentType);
+      buffer = codec.read(in, type, request.getContentLengthLong());
     } catch (DecodeException e) {
       return fault(response, Fault.forBadInput(version, e));
     }
     try {
+      buffer.checkBody(); // every endpoint, parsing its Body or not, gets one within the limits
       return serve(request, response, type, buffer, in, out);
+    } catch (DecodeException e) {
+      drain(buffer, in);
+      return fault(response, Fault.forBadInput(version, e));
     } finally {
       buffer.close();
     }

@@ -106,6 +106,49 @@ public final class MessageBuffer implements Closeable {
     return bodyElement;
   }
 
+  /**
+   * Reads the Body through and checks what the index did not: the XML limits over its whole
+   * content (depth, attributes, text, elements, as {@link dev.ferry.xop.XmlLimits} says), and
+   * that the envelope has one Body, its last child. The index reads the Body only as far as its
+   * first element, so that a message forwarded or sliced costs no parse of its content; a
+   * consumer that parses the Body ({@link Message#bodyReader}) meets the same limits as it
+   * reads. A server calls this before it dispatches; a forwarder leaves it to the next hop.
+   *
+   * @throws SoapException naming the limit hit or what is wrong, at its byte offset
+   */
+  public void checkBody() throws SoapException {
+    XMLStreamReader2 r = null;
+    try {
+      r = (XMLStreamReader2) codec.xop().newXmlReader(envelope.asInputStream(), null);
+      for (int depth = 0; r.hasNext(); ) {
+        int e = r.next();
+        if (e == XMLStreamConstants.START_ELEMENT) {
+          depth++;
+          if (depth == 2 && r.getLocalName().equals("Body")
+              && version.namespace().equals(r.getNamespaceURI())) {
+            r.skipElement();
+            depth--;
+            int next = r.nextTag();
+            if (next == XMLStreamConstants.START_ELEMENT) {
+              throw new SoapException("unexpected " + r.getName() + " after the Body (an"
+                  + " envelope has one Body, its last child)", new Utf8Offsets(envelope)
+                  .byteOffset(r.getLocationInfo().getStartingCharOffset()), "envelope");
+            }
+            return;
+          }
+        } else if (e == XMLStreamConstants.END_ELEMENT) {
+          depth--;
+        }
+      }
+    } catch (XMLStreamException e) {
+      XopException x = XmlErrors.translate(e, "Body", r == null ? null : r.getLocation());
+      long at = x.byteOffset() < 0 ? -1 : new Utf8Offsets(envelope).byteOffset(x.byteOffset());
+      throw x.isLimitExceeded() ? SoapException.limitExceeded(x.limitName(), x.limitValue(),
+          x.actualValue(), at, "Body") : new SoapException(x.reason().replace(
+              "malformed or refused XML", "malformed Body"), at, "Body", e);
+    }
+  }
+
   /** Returns the attachments' package, or null for a plain envelope. */
   public XopPackage attachments() {
     return attachments;
@@ -255,6 +298,7 @@ public final class MessageBuffer implements Closeable {
     boolean headerSelfClosing;
     int bodyStart;
     int bodyEnd;
+    String bodyPrefix;
     QName bodyElement;
     final List<HeaderBlock> blocks = new ArrayList<>();
     private int lastEnd;
@@ -280,11 +324,15 @@ public final class MessageBuffer implements Closeable {
               + describe(e), start(), "envelope");
         }
         bodyStart = start();
-        body();
-        e = nextElementEvent();
-        if (e == XMLStreamConstants.START_ELEMENT) {
-          throw new SoapException("unexpected " + r.getName() + " after the Body (an envelope"
-              + " has one Body, its last child)", start(), "envelope");
+        bodyPrefix = r.getPrefix() == null ? "" : r.getPrefix();
+        bodyElement = firstChild();
+        bodyEnd = bodyEndFromTail();
+        if (bodyEnd < 0) {
+          // the tail is not the usual shape: parse the body to find its end
+          if (bodyElement != null) {
+            r.skipElement();
+          }
+          bodyEnd = bodyElement == null ? end() : endOfBody();
         }
       } finally {
         r.close();
@@ -390,23 +438,83 @@ public final class MessageBuffer implements Closeable {
     }
 
     /**
-     * Reads the Body through: its first child's name is kept (what a dispatcher asks for), the
-     * children are skipped without being taken apart, and the XML limits apply to all of it. The
-     * body is read once, here; later it is only sliced and written.
+     * Reads to the Body's first child element and returns its name, or null if the Body holds
+     * none; the rest of the Body is not parsed here (see {@link MessageBuffer#checkBody}).
      */
-    private void body() throws XMLStreamException {
+    private QName firstChild() throws XMLStreamException {
+      if (r.isEmptyElement()) {
+        r.next();
+        return null;
+      }
       while (true) {
         int e = r.next();
         if (e == XMLStreamConstants.START_ELEMENT) {
-          if (bodyElement == null) {
-            bodyElement = r.getName();
-          }
-          r.skipElement();
-        } else if (e == XMLStreamConstants.END_ELEMENT) {
-          bodyEnd = end();
-          return;
+          return r.getName();
+        }
+        if (e == XMLStreamConstants.END_ELEMENT) {
+          return null;
         }
       }
+    }
+
+    /** Reads past the Body's children to its end tag; returns where it ends. */
+    private int endOfBody() throws XMLStreamException {
+      while (true) {
+        int e = r.next();
+        if (e == XMLStreamConstants.START_ELEMENT) {
+          r.skipElement();
+        } else if (e == XMLStreamConstants.END_ELEMENT) {
+          return end();
+        }
+      }
+    }
+
+    /**
+     * Finds the Body's end from the envelope's end: {@code </Body> ws </Envelope> ws}, with the
+     * prefixes the start tags used. Returns -1 if the tail has another shape.
+     */
+    private int bodyEndFromTail() {
+      int i = skipSpaceBack(envelope.size());
+      i = expectEndTagBack(i, envelopePrefix.isEmpty() ? "Envelope" : envelopePrefix
+          + ":Envelope");
+      if (i < 0) {
+        return -1;
+      }
+      int bodyTagEnd = skipSpaceBack(i);
+      int open = expectEndTagBack(bodyTagEnd, bodyPrefix.isEmpty() ? "Body" : bodyPrefix
+          + ":Body");
+      return open < 0 || open < bodyStart ? -1 : bodyTagEnd;
+    }
+
+    /** Expects {@code </qname ws>} ending at {@code end}; returns where it starts, or -1. */
+    private int expectEndTagBack(int end, String qname) {
+      if (end < 1 || envelope.byteAt(end - 1) != '>') {
+        return -1;
+      }
+      int i = skipSpaceBack(end - 1);
+      byte[] q = qname.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      int from = i - q.length - 2;
+      if (from < 0 || envelope.byteAt(from) != '<' || envelope.byteAt(from + 1) != '/') {
+        return -1;
+      }
+      for (int k = 0; k < q.length; k++) {
+        if (envelope.byteAt(from + 2 + k) != q[k]) {
+          return -1;
+        }
+      }
+      return from;
+    }
+
+    private int skipSpaceBack(int end) {
+      int i = end;
+      while (i > 0) {
+        byte b = envelope.byteAt(i - 1);
+        if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+          break;
+        }
+        i--;
+      }
+      return i;
     }
 
     private boolean isEnvelopeChild(String local) {

@@ -58,6 +58,23 @@ public final class SoapCodec {
     return index(xop.read(in, contentType));
   }
 
+  /**
+   * Reads a message held whole (such as an HTTP body received into one array): a plain
+   * envelope is indexed where it is, not copied.
+   */
+  public MessageBuffer read(ByteString message, MediaType contentType) throws IOException {
+    return index(xop.read(message, contentType));
+  }
+
+  /**
+   * As {@link #read(InputStream, MediaType)}, with the message's length if known (an HTTP
+   * Content-Length; else -1): a plain envelope is then read into one array of its size.
+   */
+  public MessageBuffer read(InputStream in, MediaType contentType, long length)
+      throws IOException {
+    return index(xop.read(in, contentType, length));
+  }
+
   private MessageBuffer index(XopPackage pkg) throws IOException {
     try {
       return MessageBuffer.index(this, utf8(pkg.root(), declaredCharset(pkg)), pkg);

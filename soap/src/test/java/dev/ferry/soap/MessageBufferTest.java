@@ -143,7 +143,7 @@ class MessageBufferTest {
   }
 
   @Test
-  void theBodyIsReadOnceForItsFirstElementAndItsShape() throws Exception {
+  void theIndexReadsTheBodysFirstElementAndTheCheckItsShape() throws Exception {
     String open = "<s:Envelope xmlns:s=\"" + S11 + "\">";
     assertThat(parse(open + "<s:Body><!-- c --><m:op xmlns:m=\"urn:m\"><a/></m:op><m:b"
         + " xmlns:m=\"urn:m\"/></s:Body></s:Envelope>").bodyElement())
@@ -152,30 +152,31 @@ class MessageBufferTest {
     assertThat(parse(open + "<s:Body/></s:Envelope>").bodyElement()).isNull();
     assertThat(parse(open + "<s:Body> <!-- nothing --> </s:Body></s:Envelope>").bodyElement())
         .isNull();
-    // a second Body (the tail alone would have made both one Body) is refused where it starts
+    // a second Body (the tail makes both one Body) is refused where it starts, by the check
     String two = open + "<s:Body><a/></s:Body><s:Body><b/></s:Body></s:Envelope>";
-    SoapException e = assertThrows(SoapException.class, () -> parse(two));
+    MessageBuffer twoBodies = parse(two);
+    SoapException e = assertThrows(SoapException.class, twoBodies::checkBody);
     assertMentions(e.reason(), "after the Body");
     assertThat(e.byteOffset()).isEqualTo(two.indexOf("<s:Body><b/>"));
-    e = assertThrows(SoapException.class, () -> parse(open + "<s:Body><a></s:Body>"
-        + "</s:Envelope>"));
-    assertMentions(e.reason(), "malformed envelope");
+    MessageBuffer broken = parse(open + "<s:Body><a></s:Body></s:Envelope>");
+    e = assertThrows(SoapException.class, broken::checkBody);
+    assertMentions(e.reason(), "malformed Body");
   }
 
   @Test
-  void theXmlLimitsCoverTheBody() {
+  void theBodyCheckAppliesTheXmlLimitsToTheBody() {
     SoapCodec shallow = SoapCodec.create(SoapLimits.builder().xop(dev.ferry.xop.XopLimits
         .builder().xml(dev.ferry.xop.XmlLimits.builder().maxDepth(10).maxAttributeBytes(100)
             .build()).build()).build(), dev.ferry.xop.XopCodec.builder());
     String open = "<s:Envelope xmlns:s=\"" + S11 + "\"><s:Body>";
     String deep = open + "<a>".repeat(9) + "</a>".repeat(9) + "</s:Body></s:Envelope>";
     SoapException e = assertThrows(SoapException.class,
-        () -> shallow.parse(dev.ferry.bytes.ByteString.encodeUtf8(deep)));
+        () -> shallow.parse(dev.ferry.bytes.ByteString.encodeUtf8(deep)).checkBody());
     assertThat(e.limitName()).isEqualTo("XmlLimits.maxDepth");
     assertThat(e.byteOffset()).isPositive();
     String wide = open + "<a x=\"" + "y".repeat(200) + "\"/></s:Body></s:Envelope>";
     e = assertThrows(SoapException.class,
-        () -> shallow.parse(dev.ferry.bytes.ByteString.encodeUtf8(wide)));
+        () -> shallow.parse(dev.ferry.bytes.ByteString.encodeUtf8(wide)).checkBody());
     assertThat(e.limitName()).isEqualTo("XmlLimits.maxAttributeBytes");
   }
 

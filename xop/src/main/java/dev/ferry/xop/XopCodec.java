@@ -1,5 +1,6 @@
 package dev.ferry.xop;
 
+import dev.ferry.bytes.ByteString;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeException;
 import dev.ferry.xop.internal.XmlFactories;
@@ -74,7 +75,26 @@ public final class XopCodec {
 
   /** As {@link #read(InputStream, String)}, with the Content-Type parsed already. */
   public XopPackage read(InputStream in, MediaType contentType) throws IOException {
-    return XopPackage.read(this, in, contentType);
+    return read(in, contentType, -1);
+  }
+
+  /**
+   * Reads a message held whole: as {@link #read(InputStream, MediaType)}, but a plain message's
+   * root is {@code message} itself, not a copy.
+   */
+  public XopPackage read(ByteString message, MediaType contentType) throws IOException {
+    if (!contentType.isMultipart()) {
+      return XopPackage.plain(this, message, contentType);
+    }
+    return read(message.asInputStream(), contentType, message.size());
+  }
+
+  /**
+   * As {@link #read(InputStream, MediaType)}, with the message's length in bytes if known (a
+   * Content-Length; else -1): a plain message is then read into an array of that size.
+   */
+  public XopPackage read(InputStream in, MediaType contentType, long length) throws IOException {
+    return XopPackage.read(this, in, contentType, length);
   }
 
   /**

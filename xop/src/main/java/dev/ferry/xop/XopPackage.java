@@ -1,7 +1,6 @@
 package dev.ferry.xop;
 
 import dev.ferry.bytes.ByteString;
-import dev.ferry.bytes.ByteStringBuilder;
 import dev.ferry.bytes.Spool;
 import dev.ferry.mime.ContentIds;
 import dev.ferry.mime.MediaType;
@@ -9,6 +8,7 @@ import dev.ferry.mime.MimeHeaders;
 import dev.ferry.mime.MultipartReader;
 import dev.ferry.mime.MultipartWriter;
 import dev.ferry.mime.Part;
+import dev.ferry.xop.internal.RootReader;
 import dev.ferry.xop.internal.XmlErrors;
 import java.io.Closeable;
 import java.io.IOException;
@@ -67,13 +67,11 @@ public final class XopPackage implements Closeable {
     this.complete = reader == null;
   }
 
-  static XopPackage read(XopCodec codec, InputStream in, MediaType type) throws IOException {
+  static XopPackage read(XopCodec codec, InputStream in, MediaType type, long length)
+      throws IOException {
     if (!type.isMultipart()) {
-      XopPackage plain = new XopPackage(codec, type, null);
-      plain.root = readRoot(in, codec.limits().maxRootBytes(), "root");
-      plain.rootHeaders = MimeHeaders.builder().add("Content-Type", type.toString()).build();
-      plain.rootType = type;
-      return plain;
+      return plain(codec, RootReader.read(in, length, codec.limits().maxRootBytes(), "root"),
+          type);
     }
     MultipartReader reader = MultipartReader.builder(in, type.boundary())
         .limits(codec.limits().mime()).lenientLineEnds(codec.lenientLineEnds()).build();
@@ -88,6 +86,20 @@ public final class XopPackage implements Closeable {
       throw e;
     }
     return pkg;
+  }
+
+  /** A plain message: {@code root} is all of it. */
+  static XopPackage plain(XopCodec codec, ByteString root, MediaType type) throws XopException {
+    int max = codec.limits().maxRootBytes();
+    if (root.size() > max) {
+      throw XopException.limitExceeded("XopLimits.maxRootBytes", max, root.size(), -1,
+          "root (root)");
+    }
+    XopPackage plain = new XopPackage(codec, type, null);
+    plain.root = root;
+    plain.rootHeaders = MimeHeaders.builder().add("Content-Type", type.toString()).build();
+    plain.rootType = type;
+    return plain;
   }
 
   private void findRoot() throws IOException {
@@ -117,25 +129,12 @@ public final class XopPackage implements Closeable {
   }
 
   private void takeRoot(Part p) throws IOException {
-    root = readRoot(p.decodedBody(), codec.limits().maxRootBytes(), "part " + p.index());
+    root = RootReader.read(p.decodedBody(), -1, codec.limits().maxRootBytes(),
+        "part " + p.index());
     rootHeaders = p.headers();
     rootType = rootHeaders.contentType();
     rootContentId = p.contentId();
     rootOffset = p.bodyOffset();
-  }
-
-  private static ByteString readRoot(InputStream in, int maxBytes, String where)
-      throws IOException {
-    ByteStringBuilder b = new ByteStringBuilder(4096);
-    byte[] chunk = new byte[8192];
-    for (int n; (n = in.read(chunk)) >= 0; ) {
-      if (b.size() + n > maxBytes) {
-        throw XopException.limitExceeded("XopLimits.maxRootBytes", maxBytes,
-            (long) b.size() + n, -1, where + " (root)");
-      }
-      b.append(chunk, 0, n);
-    }
-    return b.toByteString();
   }
 
   /** Reads the next part into a spool; returns false when there are no more. */

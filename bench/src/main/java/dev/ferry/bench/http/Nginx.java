@@ -14,7 +14,8 @@ import java.util.stream.Stream;
  * nginx (Debian's package: {@code apt-get install nginx-light}) as a plain reverse proxy on
  * loopback in front of one backend, with a throw-away configuration: defaults everywhere except
  * what relaying SOAP needs (no body size limit) and what any production setup has (kept-alive
- * upstream connections). Request and response buffering stay at nginx's defaults.
+ * upstream connections), its access log on as nginx ships it. Request and response buffering
+ * stay at nginx's defaults.
  */
 final class Nginx implements AutoCloseable {
   private static final Path BINARY = Path.of("/usr/sbin/nginx");
@@ -55,7 +56,7 @@ final class Nginx implements AutoCloseable {
         error_log %1$s/error.log warn;
         events { worker_connections 1024; }
         http {
-          access_log off;
+          access_log %1$s/access.log;
           client_body_temp_path %1$s/body;
           proxy_temp_path %1$s/proxy;
           fastcgi_temp_path %1$s/fastcgi;

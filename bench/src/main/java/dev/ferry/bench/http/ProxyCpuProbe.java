@@ -23,6 +23,9 @@ import java.util.stream.Stream;
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.ferry.bench.http.ProxyCpuProbe 32768 8 20
  * </pre>
+ *
+ * <p>(size in bytes, clients, seconds; a fourth argument names the paths to run, such as
+ * {@code ferry-broker,nginx}).
  */
 public final class ProxyCpuProbe {
   private ProxyCpuProbe() {}
@@ -33,9 +36,10 @@ public final class ProxyCpuProbe {
     int seconds = Integer.parseInt(args[2]);
     SoapCodec codec = SoapCodec.create();
     ByteString blob = BrokerOverheadBenchmark.blob(size);
+    List<String> paths = args.length > 3 ? List.of(args[3].split(",")) : List.of(Relays.PATHS);
     try (Relays relays = Relays.start(null);
         SoapClient client = SoapClient.builder().ioThreads(Math.min(clients, 2)).build()) {
-      for (String path : Relays.PATHS) {
+      for (String path : paths) {
         URI uri = relays.uri(path);
         run(client, codec, uri, blob, clients, seconds); // warm-up
         Duration before = cpu(relays.process(path));

@@ -51,6 +51,8 @@ public final class HttpConnections implements AutoCloseable {
 
   /** The attribute that carries a new connection's origin to its initializer. */
   private static final AttributeKey<Origin> ORIGIN = AttributeKey.valueOf("ferry.origin");
+  /** Set on a connection taken from the pool: it may have been closed by its peer meanwhile. */
+  private static final AttributeKey<Boolean> REUSED = AttributeKey.valueOf("ferry.reused");
 
   private record Key(Origin origin, EventLoop loop) {}
 
@@ -107,11 +109,17 @@ public final class HttpConnections implements AutoCloseable {
     if (pool != null) {
       for (Channel ch; (ch = pool.pollFirst()) != null; ) {
         if (ch.isActive() && !replies(ch).busy()) {
+          ch.attr(REUSED).set(true);
           return ch.newSucceededFuture();
         }
         ch.close();
       }
     }
+    return connect(origin, loop);
+  }
+
+  /** Starts a new connection to {@code origin} on {@code loop} (any loop if null). */
+  public ChannelFuture connect(Origin origin, EventLoop loop) {
     Bootstrap b = (loop == null ? bootstrap.clone() : bootstrap.clone(loop))
         .attr(ORIGIN, origin);
     ChannelFuture connect = b.connect(origin.host(), origin.port());
@@ -139,6 +147,14 @@ public final class HttpConnections implements AutoCloseable {
       });
     });
     return ready;
+  }
+
+  /**
+   * Whether {@code ch} came from the pool: its peer may have closed it just as it was taken, so
+   * a request it could not carry (no byte of a reply came) may be sent once more on a new one.
+   */
+  public static boolean reused(Channel ch) {
+    return Boolean.TRUE.equals(ch.attr(REUSED).get());
   }
 
   /** TLS 1.2 and 1.3 with the JDK's trusted certificates. */
@@ -175,6 +191,8 @@ public final class HttpConnections implements AutoCloseable {
       ch.close();
       return;
     }
+    // an exchange may have paused its reading for a slow consumer and ended while paused
+    ch.config().setAutoRead(true);
     pool.offerFirst(ch);
   }
 

@@ -38,12 +38,12 @@ import org.junit.jupiter.api.Assumptions;
  *
  * <p>If slapd cannot be installed the tests fail, unless FERRY_SKIP_SLAPD=1 is set.
  */
-final class Slapd implements AutoCloseable {
-  static final String SUFFIX = "dc=example,dc=com";
-  static final String ADMIN = "cn=admin," + SUFFIX;
-  static final String PASSWORD = "secret";
+public final class Slapd implements AutoCloseable {
+  public static final String SUFFIX = "dc=example,dc=com";
+  public static final String ADMIN = "cn=admin," + SUFFIX;
+  public static final String PASSWORD = "secret";
   /** The entry the client certificate's subject maps to (olcAuthzRegexp). */
-  static final String CLIENT_DN = "cn=client," + SUFFIX;
+  public static final String CLIENT_DN = "cn=client," + SUFFIX;
   /** A SASL user name whose entry has a cleartext password, for DIGEST-MD5. */
   static final String SASL_USER = "sasl";
   static final String SASL_DN = "uid=" + SASL_USER + ",ou=people," + SUFFIX;
@@ -52,9 +52,9 @@ final class Slapd implements AutoCloseable {
   private static final Path SLAPD = Path.of("/usr/sbin/slapd");
   private static final Path SLAPADD = Path.of("/usr/sbin/slapadd");
 
-  final Path dir;
-  final int port;
-  final int tlsPort;
+  public final Path dir;
+  public final int port;
+  public final int tlsPort;
   private long pid = -1;
 
   private Slapd(Path dir, int port, int tlsPort) {
@@ -63,7 +63,7 @@ final class Slapd implements AutoCloseable {
     this.tlsPort = tlsPort;
   }
 
-  static Slapd start() throws Exception {
+  public static Slapd start() throws Exception {
     ensureInstalled();
     Path dir = Files.createTempDirectory("ferry-slapd-");
     Slapd s = new Slapd(dir, freePort(), freePort());
@@ -78,8 +78,9 @@ final class Slapd implements AutoCloseable {
     }
   }
 
-  private static void ensureInstalled() throws Exception {
-    if (Files.isExecutable(SLAPD) && Files.isExecutable(SLAPADD)) {
+  public static void ensureInstalled() throws Exception {
+    if (Files.isExecutable(SLAPD) && Files.isExecutable(SLAPADD)
+        && Files.isExecutable(Path.of("/usr/bin/ldapsearch"))) {
       return;
     }
     boolean skip = "1".equals(System.getenv("FERRY_SKIP_SLAPD"));
@@ -200,7 +201,7 @@ final class Slapd implements AutoCloseable {
   }
 
   /** Waits until slapd answers a root DSE search on its plain port. */
-  void awaitReady() throws Exception {
+  public void awaitReady() throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (true) {
       try (LdapConnection c = LdapConnection.connect("127.0.0.1", port)) {
@@ -217,14 +218,14 @@ final class Slapd implements AutoCloseable {
   }
 
   /** Returns a connection to the plain port, bound as the root DN. */
-  LdapConnection admin() throws IOException {
+  public LdapConnection admin() throws IOException {
     LdapConnection c = LdapConnection.connect("127.0.0.1", port);
     c.bind(ADMIN, PASSWORD);
     return c;
   }
 
   /** Adds the suffix entry and {@code ou=people} under it. */
-  void addBaseEntries() throws IOException {
+  public void addBaseEntries() throws IOException {
     try (LdapConnection c = admin()) {
       c.add(SUFFIX, List.of(Attribute.of("objectClass", "top", "dcObject", "organization"),
           Attribute.of("dc", "example"), Attribute.of("o", "Example")));
@@ -242,7 +243,7 @@ final class Slapd implements AutoCloseable {
    * Returns a TLS context that trusts only the test CA and, if {@code withClientCertificate},
    * presents the client certificate ({@code cn=client,o=Ferry}).
    */
-  SSLContext sslContext(boolean withClientCertificate) throws Exception {
+  public SSLContext sslContext(boolean withClientCertificate) throws Exception {
     KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
     ks.load(null, null);
     try (InputStream in = Files.newInputStream(dir.resolve("ca.pem"))) {
@@ -268,19 +269,35 @@ final class Slapd implements AutoCloseable {
     return ctx;
   }
 
+  /** Stops slapd (only its own pid, and waits for it to exit); {@link #restart()} starts it. */
+  public void stop() {
+    if (pid <= 0) {
+      return;
+    }
+    ProcessHandle.of(pid).ifPresent(p -> {
+      p.destroy();
+      try {
+        p.onExit().get(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        p.destroyForcibly();
+      }
+    });
+    pid = -1;
+  }
+
+  /** Starts the stopped slapd again on the same ports, with its data. */
+  public void restart() throws Exception {
+    if (pid > 0) {
+      throw new IllegalStateException("slapd is running");
+    }
+    Files.deleteIfExists(dir.resolve("slapd.pid"));
+    launch();
+  }
+
   /** Stops slapd (only its own pid) and deletes the folder. */
   @Override
   public void close() throws Exception {
-    if (pid > 0) {
-      ProcessHandle.of(pid).ifPresent(p -> {
-        p.destroy();
-        try {
-          p.onExit().get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-          p.destroyForcibly();
-        }
-      });
-    }
+    stop();
     try (Stream<Path> files = Files.walk(dir)) {
       files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     }
@@ -312,6 +329,31 @@ final class Slapd implements AutoCloseable {
       return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
     } finally {
       Files.deleteIfExists(log);
+    }
+  }
+
+  /**
+   * Runs a tool (such as {@code ldapsearch}) and returns its standard output; fails the test with
+   * its standard error if it exits with anything but 0.
+   */
+  public static byte[] tool(List<String> command) throws Exception {
+    Path out = Files.createTempFile("ferry-tool", ".out");
+    Path err = Files.createTempFile("ferry-tool", ".err");
+    try {
+      Process p = new ProcessBuilder(command).redirectOutput(out.toFile())
+          .redirectError(err.toFile()).start();
+      p.getOutputStream().close();
+      if (!p.waitFor(Duration.TOOL.seconds, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        fail(command + " did not finish within " + Duration.TOOL.seconds + " s");
+      }
+      if (p.exitValue() != 0) {
+        fail(command + " failed (exit " + p.exitValue() + "): " + Files.readString(err));
+      }
+      return Files.readAllBytes(out);
+    } finally {
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
     }
   }
 

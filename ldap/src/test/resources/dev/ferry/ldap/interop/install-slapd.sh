@@ -2,7 +2,7 @@
 # Installs OpenLDAP slapd and ldap-utils from Debian's packages without creating a database or
 # starting a service (see docs/interop.md). Needs root. Idempotent.
 set -eu
-if command -v slapd >/dev/null 2>&1 || [ -x /usr/sbin/slapd ]; then exit 0; fi
+if [ -x /usr/sbin/slapd ] && command -v ldapsearch >/dev/null 2>&1; then exit 0; fi
 if [ "$(id -u)" != 0 ]; then echo "slapd is missing and we are not root: cannot install it" >&2; exit 2; fi
 echo "slapd slapd/no_configuration boolean true" | debconf-set-selections
 export DEBIAN_FRONTEND=noninteractive

@@ -1,0 +1,128 @@
+package dev.ferry.cli;
+
+import static dev.ferry.cli.FerryCliTest.ferry;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ferry.cli.FerryCliTest.Result;
+import dev.ferry.ldap.Attribute;
+import dev.ferry.ldap.LdifReader;
+import dev.ferry.ldap.LdifRecord;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code ferry ldap serve} and {@code ferry ldap search} together on loopback. */
+class LdapCliTest {
+  static final String LDIF = """
+      dn: dc=example,dc=com
+      objectClass: domain
+      dc: example
+
+      dn: ou=people,dc=example,dc=com
+      objectClass: organizationalUnit
+      ou: people
+
+      dn: uid=bjensen,ou=people,dc=example,dc=com
+      objectClass: inetOrgPerson
+      uid: bjensen
+      cn: Barbara Jensen
+      sn: Jensen
+      mail: bjensen@example.com
+      description:: w4lsw6hndWU=
+      """;
+
+  @TempDir Path dir;
+
+  static List<LdifRecord> ldif(String text) throws Exception {
+    return LdifReader.of(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)))
+        .readAll();
+  }
+
+  @Test
+  void searchesWhatServeLoaded() throws Exception {
+    Path data = Files.writeString(dir.resolve("data.ldif"), LDIF + peopleLdif(12));
+    try (RunningFerry serve = new RunningFerry("ldap", "serve", "--ldif", data.toString(),
+        "--port", "0", "--root-dn", "cn=admin,dc=example,dc=com", "--root-password", "pw")) {
+      String url = serve.awaitUrl("LDAP server at ");
+      assertThat(serve.out()).contains("15 entries");
+      Result r = ferry("ldap", "search", "--url", url, "--base", "dc=example,dc=com",
+          "(uid=bjensen)", "cn", "mail", "description");
+      assertThat(r.exit()).as(r.err()).isZero();
+      List<LdifRecord> found = ldif(r.out());
+      assertThat(found).hasSize(1);
+      LdifRecord.Entry e = (LdifRecord.Entry) found.get(0);
+      assertThat(e.dn()).isEqualTo("uid=bjensen,ou=people,dc=example,dc=com");
+      assertThat(e.attribute("description")).isEqualTo(Attribute.of("description", "Élègue"));
+      assertThat(e.attributes()).hasSize(3);
+      assertThat(r.out()).endsWith("# 1 entries, success (0)\n");
+      Result paged = ferry("ldap", "search", "--url", url, "-b", "ou=people,dc=example,dc=com",
+          "--scope", "one", "--page-size", "5", "-D", "cn=admin,dc=example,dc=com", "-w", "pw",
+          "(objectClass=person)", "1.1");
+      assertThat(paged.exit()).as(paged.err()).isZero();
+      assertThat(ldif(paged.out())).hasSize(13);
+      assertThat(serve.stop()).isZero();
+    }
+  }
+
+  @Test
+  void errorsAreNamedWithTheirExitCodes() throws Exception {
+    Path data = Files.writeString(dir.resolve("data.ldif"), LDIF);
+    try (RunningFerry serve = new RunningFerry("ldap", "serve", "--ldif", data.toString(),
+        "--port", "0", "--schema", "standard")) {
+      String url = serve.awaitUrl("LDAP server at ");
+      Result missing = ferry("ldap", "search", "--url", url, "--base",
+          "uid=nobody,ou=people,dc=example,dc=com");
+      assertThat(missing.exit()).isEqualTo(5);
+      assertThat(missing.err()).contains("noSuchObject (32)")
+          .contains("matched DN \"ou=people,dc=example,dc=com\"");
+      Result limited = ferry("ldap", "search", "--url", url, "--base", "dc=example,dc=com",
+          "--size-limit", "1");
+      assertThat(limited.exit()).isEqualTo(5);
+      assertThat(limited.err()).contains("sizeLimitExceeded (4)");
+      Result badFilter = ferry("ldap", "search", "--url", url, "(uid=x");
+      assertThat(badFilter.exit()).isEqualTo(2);
+      assertThat(badFilter.err()).contains("FILTER:");
+      Result wrongPassword = ferry("ldap", "search", "--url", url, "-D",
+          "uid=bjensen,ou=people,dc=example,dc=com", "-w", "x");
+      assertThat(wrongPassword.exit()).isEqualTo(5);
+      assertThat(wrongPassword.err()).contains("invalidCredentials (49)");
+      assertThat(serve.stop()).isZero();
+    }
+    Result down = ferry("ldap", "search", "--url", "ldap://127.0.0.1:1", "--timeout", "2s");
+    assertThat(down.exit()).isEqualTo(4);
+    assertThat(down.err()).contains("127.0.0.1");
+  }
+
+  @Test
+  void serveRefusesBadLdifNamingTheLine() throws Exception {
+    Path bad = Files.writeString(dir.resolve("bad.ldif"), "dn: dc=example,dc=com\n"
+        + "objectClass: domain\ndc: example\n\ncn: no dn here\n");
+    Result r = ferry("ldap", "serve", "--ldif", bad.toString(), "--port", "0");
+    assertThat(r.exit()).isEqualTo(3);
+    assertThat(r.err()).contains("line 5").contains("expected: dn:");
+    Path violating = Files.writeString(dir.resolve("violating.ldif"),
+        "dn: cn=x,dc=example,dc=com\nobjectClass: person\ncn: x\n");
+    Result schema = ferry("ldap", "serve", "--ldif", violating.toString(), "--port", "0",
+        "--schema", "standard");
+    assertThat(schema.exit()).isEqualTo(3);
+    assertThat(schema.err()).contains("cn=x,dc=example,dc=com")
+        .contains("requires attribute 'sn'");
+    Result none = ferry("ldap", "serve", "--ldif", dir.resolve("none.ldif").toString());
+    assertThat(none.exit()).isEqualTo(2);
+    assertThat(none.err()).contains("no such file");
+  }
+
+  private static String peopleLdif(int n) {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      s.append("\ndn: uid=p").append(i).append(",ou=people,dc=example,dc=com\n")
+          .append("objectClass: inetOrgPerson\nuid: p").append(i).append("\ncn: P ").append(i)
+          .append("\nsn: P\n");
+    }
+    return s.toString();
+  }
+}

@@ -1,0 +1,384 @@
+package dev.ferry.ldap.server;
+
+import dev.ferry.asn1.BerException;
+import dev.ferry.asn1.BerReader;
+import dev.ferry.asn1.BerRules;
+import dev.ferry.asn1.BerWriter;
+import dev.ferry.bytes.ByteString;
+import dev.ferry.bytes.ByteStringBuilder;
+import dev.ferry.ldap.Control;
+import dev.ferry.ldap.LdapCodec;
+import dev.ferry.ldap.LdapMessage;
+import dev.ferry.ldap.LdapResult;
+import dev.ferry.ldap.PagedResults;
+import dev.ferry.ldap.ProtocolOp;
+import dev.ferry.ldap.ProtocolOp.ExtendedResponse;
+import dev.ferry.ldap.ProtocolOp.SearchRequest;
+import dev.ferry.ldap.ResultCode;
+import dev.ferry.ldap.SearchScope;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.SocketChannel;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLSocket;
+
+/**
+ * One client connection: a virtual thread reads request PDUs, framed and decoded by Ferry's
+ * codec, and performs them in order. Searches below one entry run on a virtual thread of their
+ * own, so that the client can abandon them and send other requests meanwhile (RFC 4511 section
+ * 4.11); a base-object search, the common read, is answered on the reading thread.
+ *
+ * <p>The connection is anonymous until a bind succeeds; a failed bind makes it anonymous
+ * again (RFC 4513 section 5). Requests are limited to {@link LdapServerLimits} sizes, the
+ * anonymous one until a bind succeeds.
+ */
+final class Connection {
+  static final String NOTICE_OF_DISCONNECTION = "1.3.6.1.4.1.1466.20036";
+  private static final AtomicLong COOKIES = new AtomicLong();
+
+  private final Dsa dsa;
+  private final LdapServer server;
+  final SocketChannel channel;
+  private final Outbound out;
+  private final ByteStringBuilder scratch = new ByteStringBuilder(256);
+  private final BerWriter writer = new BerWriter();
+  private final ChannelInput channelInput;
+  private final Map<Integer, Search> running = new ConcurrentHashMap<>();
+  private final Map<ByteString, PagedState> paged = new LinkedHashMap<>();
+  private final Operations operations;
+  private InputStream in;
+  private BerReader reader;
+  private long consumedBefore; // stream offset where the current reader started
+  private boolean boundLimits;
+  private volatile String boundDn = "";
+  private volatile String boundKey = "";
+  private volatile SSLSocket tlsSocket;
+  private volatile boolean closed;
+  // The keys of the last DNs searched from, so that repeated reads of the same entries skip
+  // parsing and normalizing their DN: most of what a base search would otherwise allocate.
+  private final String[] recentDns = new String[8];
+  private final String[] recentKeys = new String[8];
+  private int recentNext;
+
+  Connection(Dsa dsa, LdapServer server, SocketChannel channel) {
+    this.dsa = dsa;
+    this.server = server;
+    this.channel = channel;
+    this.out = new Outbound(channel);
+    this.channelInput = new ChannelInput(channel);
+    this.in = channelInput;
+    this.operations = new Operations(dsa, this);
+  }
+
+  // --- state the operations read ----------------------------------------------------------------
+
+  String boundDn() {
+    return boundDn;
+  }
+
+  String boundKey() {
+    return boundKey;
+  }
+
+  boolean isRoot() {
+    return dsa.access.isRoot(boundKey);
+  }
+
+  /** Returns the key of a DN, from the recent ones if it was met lately. */
+  String key(String dn) throws OperationException {
+    synchronized (recentDns) {
+      for (int i = 0; i < recentDns.length; i++) {
+        if (dn.equals(recentDns[i])) {
+          return recentKeys[i];
+        }
+      }
+    }
+    String key = dsa.schema.normalize(Updates.parseDn(dn));
+    synchronized (recentDns) {
+      recentDns[recentNext] = dn;
+      recentKeys[recentNext] = key;
+      recentNext = (recentNext + 1) % recentDns.length;
+    }
+    return key;
+  }
+
+  SSLSocket tls() {
+    return tlsSocket;
+  }
+
+  int runningSearches() {
+    return running.size();
+  }
+
+  /** Sets who the connection is bound as; "" for anonymous. */
+  void bound(String dn, String key) {
+    boundDn = dn;
+    boundKey = key;
+  }
+
+  // --- the read loop ---------------------------------------------------------------------------
+
+  /** Reads and performs requests until the client unbinds or the connection breaks. */
+  void serve() {
+    try {
+      newReader();
+      while (!closed && reader.hasNextElement()) {
+        long offset = consumedBefore + reader.byteOffset();
+        ByteString pdu = reader.readRawElement();
+        LdapMessage m = LdapCodec.decode(pdu, offset, limits());
+        if (!perform(m)) {
+          break;
+        }
+      }
+    } catch (BerException e) {
+      disconnect(ResultCode.PROTOCOL_ERROR, describe(e));
+    } catch (IOException | RuntimeException e) {
+      // the peer went away, or a bug: either way this connection is over
+    } finally {
+      close();
+    }
+  }
+
+  /** Names the server's own limit where the BER layer hit the PDU size it was given. */
+  private String describe(BerException e) {
+    if (!"BerLimits.maxPduBytes".equals(e.limitName())) {
+      return e.getMessage();
+    }
+    String name = boundLimits ? "LdapServerLimits.maxRequestBytes"
+        : "LdapServerLimits.maxRequestBytesAnonymous";
+    return name + " exceeded: " + e.actualValue() + " > " + e.limitValue() + " at byte "
+        + (consumedBefore + e.byteOffset());
+  }
+
+  private dev.ferry.ldap.LdapLimits limits() {
+    return boundLimits ? dsa.boundLimits : dsa.anonymousLimits;
+  }
+
+  private void newReader() {
+    if (reader != null) {
+      consumedBefore += reader.byteOffset();
+    }
+    reader = BerReader.of(in, BerRules.LDAP, limits().ber());
+  }
+
+  /** Returns false when the connection should close (unbind). */
+  private boolean perform(LdapMessage m) throws IOException {
+    int id = m.messageId();
+    switch (m.op()) {
+      case ProtocolOp.UnbindRequest u -> {
+        return false;
+      }
+      case ProtocolOp.AbandonRequest a -> {
+        Search s = running.get(a.messageId());
+        if (s != null) {
+          s.abandon();
+        }
+      }
+      case SearchRequest s -> search(id, s, m.controls());
+      case ProtocolOp.BindRequest b -> {
+        send(LdapMessage.of(id, operations.bind(b)), true);
+        boolean nowBound = !boundKey.isEmpty();
+        if (nowBound != boundLimits) { // a bound client may send larger requests
+          boundLimits = nowBound;
+          newReader();
+        }
+      }
+      case ProtocolOp.ExtendedRequest e -> extended(id, e);
+      default -> {
+        if (!isRequest(m.op())) {
+          disconnect(ResultCode.PROTOCOL_ERROR, "unexpected " + m.op().getClass()
+              .getSimpleName() + " from a client");
+          return false;
+        }
+        send(LdapMessage.of(id, operations.update(m)), true);
+      }
+    }
+    return true;
+  }
+
+  private static boolean isRequest(ProtocolOp op) {
+    return op instanceof ProtocolOp.AddRequest || op instanceof ProtocolOp.DeleteRequest
+        || op instanceof ProtocolOp.ModifyRequest || op instanceof ProtocolOp.ModifyDnRequest
+        || op instanceof ProtocolOp.CompareRequest;
+  }
+
+  private void search(int id, SearchRequest request, List<Control> controls) throws IOException {
+    LdapResult refused = operations.checkControls(controls, true);
+    if (refused != null) {
+      sendDone(id, refused, List.of());
+      return;
+    }
+    Search s = new Search(dsa, this, id, request, controls);
+    if (request.scope() == SearchScope.BASE_OBJECT) {
+      s.run();
+      return;
+    }
+    if (running.size() >= dsa.limits.maxOperationsPerConnection()) {
+      sendDone(id, LdapResult.of(ResultCode.BUSY, "LdapServerLimits.maxOperationsPerConnection"
+          + " exceeded: " + (running.size() + 1) + " > "
+          + dsa.limits.maxOperationsPerConnection()), List.of());
+      return;
+    }
+    running.put(id, s);
+    Thread.ofVirtual().name("ldap-search-" + id).start(() -> {
+      try {
+        s.run();
+      } catch (IOException | RuntimeException e) {
+        close();
+      } finally {
+        running.remove(id);
+      }
+    });
+  }
+
+  private void extended(int id, ProtocolOp.ExtendedRequest e) throws IOException {
+    if (ProtocolOp.ExtendedRequest.START_TLS.equals(e.name())) {
+      startTls(id);
+      return;
+    }
+    send(LdapMessage.of(id, operations.extended(e)), true);
+  }
+
+  private void startTls(int id) throws IOException {
+    LdapResult refused = dsa.tls == null
+        ? LdapResult.of(ResultCode.UNAVAILABLE, "StartTLS is not configured on this server")
+        : tlsSocket != null ? LdapResult.of(ResultCode.OPERATIONS_ERROR, "TLS already started")
+        : !running.isEmpty() || channelInput.buffered() > 0
+        ? LdapResult.of(ResultCode.OPERATIONS_ERROR, "other operations are outstanding")
+        : null;
+    String oid = ProtocolOp.ExtendedRequest.START_TLS;
+    if (refused != null) {
+      send(LdapMessage.of(id, new ExtendedResponse(refused, oid, null)), true);
+      return;
+    }
+    send(LdapMessage.of(id, new ExtendedResponse(LdapResult.of(ResultCode.SUCCESS), oid,
+        null)), true);
+    SSLSocket tls = (SSLSocket) dsa.tls.getSocketFactory().createSocket(channel.socket(),
+        null, channel.socket().getPort(), true);
+    tls.setUseClientMode(false);
+    tls.setWantClientAuth(true);
+    tls.startHandshake();
+    tlsSocket = tls;
+    out.useTls(tls.getOutputStream());
+    in = new BufferedInputStream(tls.getInputStream(), 16 * 1024);
+    newReader();
+  }
+
+  // --- writing ---------------------------------------------------------------------------------
+
+  /** Encodes and writes a message, flushing if asked. */
+  void send(LdapMessage m, boolean flush) throws IOException {
+    out.lock.lock();
+    try {
+      LdapCodec.encode(m, scratch, writer);
+      scratch.writeTo(out.stream());
+      scratch.clear();
+      if (flush) {
+        out.flush();
+      }
+    } finally {
+      out.lock.unlock();
+    }
+  }
+
+  void sendDone(int id, LdapResult result, List<Control> controls) throws IOException {
+    send(new LdapMessage(id, new ProtocolOp.SearchResultDone(result), controls), true);
+  }
+
+  void writeEntry(int id, StoredEntry e, Selection selection, boolean typesOnly)
+      throws IOException {
+    boolean children = selection.hasSubordinates && dsa.directory.hasChildren(e);
+    out.lock.lock();
+    try {
+      EntryWriter.write(out, id, e, selection, typesOnly, children);
+    } finally {
+      out.lock.unlock();
+    }
+  }
+
+  /** Sends a notice of disconnection (RFC 4511 section 4.4.1), then closes. */
+  void disconnect(ResultCode code, String message) {
+    try {
+      send(LdapMessage.of(0, new ExtendedResponse(LdapResult.of(code, message),
+          NOTICE_OF_DISCONNECTION, null)), true);
+    } catch (IOException ignored) {
+      // the peer may be gone already; closing is what matters
+    }
+    close();
+  }
+
+  void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (Search s : running.values()) {
+      s.abandon();
+    }
+    try {
+      if (tlsSocket != null) {
+        tlsSocket.close();
+      }
+      channel.close();
+    } catch (IOException ignored) {
+      // nothing more can be done with this socket
+    }
+    server.closed(this);
+  }
+
+  // --- paged searches --------------------------------------------------------------------------
+
+  /** Where a paged search stopped, kept between its requests. */
+  static final class PagedState {
+    String lastKey;
+    int returned;
+    boolean done;
+    ByteString cookie;
+  }
+
+  /** Returns the state a cookie names, or a new one for an empty cookie. */
+  PagedState pagedState(ByteString cookie) throws OperationException {
+    if (cookie.size() == 0) {
+      return new PagedState();
+    }
+    synchronized (paged) {
+      PagedState s = paged.get(cookie);
+      if (s == null) {
+        throw new OperationException(ResultCode.UNWILLING_TO_PERFORM,
+            "paged results cookie is invalid");
+      }
+      return s;
+    }
+  }
+
+  /** Keeps a paged search's state; returns its cookie. */
+  ByteString keep(PagedState state) {
+    synchronized (paged) {
+      if (state.cookie == null) {
+        state.cookie = ByteString.encodeUtf8(Long.toHexString(COOKIES.incrementAndGet()));
+        if (paged.size() >= dsa.limits.maxPagedSearchesPerConnection()) {
+          paged.remove(paged.keySet().iterator().next()); // the oldest goes
+        }
+        paged.put(state.cookie, state);
+      }
+      return state.cookie;
+    }
+  }
+
+  void forget(PagedState state) {
+    if (state.cookie != null) {
+      synchronized (paged) {
+        paged.remove(state.cookie);
+      }
+    }
+  }
+
+  static boolean isPaged(Control c) {
+    return PagedResults.OID.equals(c.oid());
+  }
+}

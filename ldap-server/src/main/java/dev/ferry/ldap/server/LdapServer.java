@@ -1,0 +1,379 @@
+package dev.ferry.ldap.server;
+
+import dev.ferry.bytes.ByteString;
+import dev.ferry.ldap.Dn;
+import dev.ferry.ldap.LdifReader;
+import dev.ferry.ldap.LdifRecord;
+import dev.ferry.ldap.ResultCode;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import javax.net.ssl.SSLContext;
+
+/**
+ * An in-memory LDAPv3 directory server: entries loaded from LDIF when it starts, kept encoded so
+ * that a search writes them without encoding anything again, served to any number of clients on
+ * virtual threads through Ferry's codec.
+ *
+ * <pre>{@code
+ * try (LdapServer server = LdapServer.builder()
+ *     .suffix("dc=example,dc=com")
+ *     .rootDn("cn=admin,dc=example,dc=com", "secret")
+ *     .ldif(Path.of("data.ldif"))
+ *     .start()) {
+ *   try (LdapConnection c = LdapConnection.connect("127.0.0.1", server.port())) {
+ *     c.searchAll(SearchRequest.of("dc=example,dc=com", SearchScope.WHOLE_SUBTREE,
+ *         Filter.parse("(uid=bjensen)")));
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>It listens on the loopback address and a free port unless told otherwise. Without a
+ * {@link Builder#schema schema} it is permissive: any attribute and object class is accepted,
+ * and attributes match by the standard schema where it defines them, as case-ignore strings
+ * otherwise. What clients may do is set by {@link AccessRules}; what they may ask for by
+ * {@link LdapServerLimits}.
+ */
+public final class LdapServer implements AutoCloseable {
+  private final Dsa dsa;
+  private final ServerSocketChannel listener;
+  private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+  private final Thread acceptor;
+  private volatile boolean closed;
+
+  private LdapServer(Dsa dsa, ServerSocketChannel listener) {
+    this.dsa = dsa;
+    this.listener = listener;
+    this.acceptor = Thread.ofVirtual().name("ldap-accept-" + port()).unstarted(this::accept);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The port the server listens on. */
+  public int port() {
+    try {
+      return ((InetSocketAddress) listener.getLocalAddress()).getPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The address the server listens on, as a literal. */
+  public String host() {
+    try {
+      return ((InetSocketAddress) listener.getLocalAddress()).getAddress().getHostAddress();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Returns {@code ldap://host:port}. */
+  public String url() {
+    String h = host();
+    return "ldap://" + (h.contains(":") ? "[" + h + "]" : h) + ":" + port();
+  }
+
+  /** Returns the number of entries in the directory. */
+  public int entryCount() {
+    return dsa.directory.size();
+  }
+
+  /** Returns the number of client connections open now. */
+  public int connectionCount() {
+    return connections.size();
+  }
+
+  /** Returns an entry's user attributes as an LDIF content record, or null if it is absent. */
+  public LdifRecord.Entry entry(String dn) {
+    StoredEntry e = dsa.directory.get(Dn.parse(dn));
+    return e == null ? null : new LdifRecord.Entry(e.dnText, e.userAttributes());
+  }
+
+  /** Returns every entry's user attributes, parents before children. */
+  public List<LdifRecord.Entry> entries() {
+    List<LdifRecord.Entry> out = new ArrayList<>();
+    for (StoredEntry e : dsa.directory.subtree("")) {
+      out.add(new LdifRecord.Entry(e.dnText, e.userAttributes()));
+    }
+    return out;
+  }
+
+  /** The directory's content now, to {@link #restore} later (what the JUnit extension does). */
+  Map<String, StoredEntry> snapshot() {
+    return dsa.directory.snapshot();
+  }
+
+  void restore(Map<String, StoredEntry> snapshot) {
+    dsa.directory.restore(snapshot);
+  }
+
+  /** Returns the stored entry named {@code dn}, or null. */
+  StoredEntry stored(String dn) {
+    return dsa.directory.get(Dn.parse(dn));
+  }
+
+  Dsa dsa() {
+    return dsa;
+  }
+
+  private void accept() {
+    while (!closed) {
+      SocketChannel channel;
+      try {
+        channel = listener.accept();
+      } catch (ClosedChannelException e) {
+        return;
+      } catch (IOException e) {
+        continue; // one failed accept (a reset before it) does not stop the server
+      }
+      serve(channel);
+    }
+  }
+
+  private void serve(SocketChannel channel) {
+    try {
+      channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+    } catch (IOException e) {
+      closeQuietly(channel);
+      return;
+    }
+    Connection c = new Connection(dsa, this, channel);
+    if (connections.size() >= dsa.limits.maxConnections()) {
+      c.disconnect(ResultCode.BUSY, "LdapServerLimits.maxConnections exceeded: "
+          + (connections.size() + 1) + " > " + dsa.limits.maxConnections());
+      return;
+    }
+    connections.add(c);
+    Thread.ofVirtual().name("ldap-conn").start(c::serve);
+  }
+
+  void closed(Connection c) {
+    connections.remove(c);
+  }
+
+  private static void closeQuietly(SocketChannel channel) {
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // nothing more to do with it
+    }
+  }
+
+  /** Stops listening and closes every connection, each with a notice of disconnection. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      listener.close();
+    } catch (IOException ignored) {
+      // closing a listener does not fail in a way we could act on
+    }
+    for (Connection c : List.copyOf(connections)) {
+      c.disconnect(ResultCode.UNAVAILABLE, "the server is shutting down");
+    }
+    try {
+      acceptor.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LdapServer[" + url() + ", " + entryCount() + " entries]";
+  }
+
+  /** Builds and starts an {@link LdapServer}. */
+  public static final class Builder {
+    private InetAddress address = InetAddress.getLoopbackAddress();
+    private int port;
+    private final List<Dn> suffixes = new ArrayList<>();
+    private String rootDn;
+    private ByteString rootPassword;
+    private Schema schema;
+    private final List<Source> sources = new ArrayList<>();
+    private AccessRules access = AccessRules.DEFAULTS;
+    private LdapServerLimits limits = LdapServerLimits.DEFAULTS;
+    private SSLContext tls;
+    private Function<X509Certificate, String> certificateMapper =
+        c -> c.getSubjectX500Principal().getName();
+    private Clock clock = Clock.systemUTC();
+
+    private interface Source {
+      List<LdifRecord> read() throws IOException;
+    }
+
+    private Builder() {}
+
+    /** Listens on {@code address} (default: loopback). */
+    public Builder address(InetAddress address) {
+      this.address = Objects.requireNonNull(address, "address");
+      return this;
+    }
+
+    /** Listens on {@code port} (default 0: a free port, see {@link LdapServer#port()}). */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port out of range: " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * Adds a naming context. With suffixes set, only they may be added without a parent;
+     * without, any entry whose parent is missing becomes one.
+     */
+    public Builder suffix(String... dns) {
+      for (String dn : dns) {
+        suffixes.add(Dn.parse(dn));
+      }
+      return this;
+    }
+
+    /** Sets a DN that binds with {@code password} without an entry and may do everything. */
+    public Builder rootDn(String dn, String password) {
+      Dn.parse(dn);
+      this.rootDn = dn;
+      this.rootPassword = ByteString.encodeUtf8(Objects.requireNonNull(password, "password"));
+      return this;
+    }
+
+    /** Enforces {@code schema} on every add and modify (the default is permissive). */
+    public Builder schema(Schema schema) {
+      this.schema = Objects.requireNonNull(schema, "schema");
+      return this;
+    }
+
+    /** Loads the records of an LDIF file at start. */
+    public Builder ldif(Path file) {
+      Objects.requireNonNull(file, "file");
+      sources.add(() -> LdifReader.readAll(file));
+      return this;
+    }
+
+    /** Loads LDIF text at start. */
+    public Builder ldif(String text) {
+      byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+      sources.add(() -> LdifReader.of(new ByteArrayInputStream(bytes)).readAll());
+      return this;
+    }
+
+    /** Loads records at start, after the sources given before. */
+    public Builder records(List<? extends LdifRecord> records) {
+      List<LdifRecord> copy = List.copyOf(records);
+      sources.add(() -> copy);
+      return this;
+    }
+
+    /** Loads LDIF from a class path resource of {@code owner} at start. */
+    public Builder ldifResource(Class<?> owner, String name) {
+      sources.add(() -> {
+        try (InputStream in = owner.getResourceAsStream(name)) {
+          if (in == null) {
+            throw new IOException("no resource " + name + " beside " + owner.getName());
+          }
+          return LdifReader.of(in).readAll();
+        }
+      });
+      return this;
+    }
+
+    public Builder access(AccessRules access) {
+      this.access = Objects.requireNonNull(access, "access");
+      return this;
+    }
+
+    public Builder limits(LdapServerLimits limits) {
+      this.limits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /** Offers StartTLS with this context's key (and SASL EXTERNAL for client certificates). */
+    public Builder tls(SSLContext context) {
+      this.tls = Objects.requireNonNull(context, "context");
+      return this;
+    }
+
+    /**
+     * Maps a client certificate to the DN a SASL EXTERNAL bind binds as (default: its subject,
+     * which must name an entry or the root DN).
+     */
+    public Builder certificateMapper(Function<X509Certificate, String> mapper) {
+      this.certificateMapper = Objects.requireNonNull(mapper, "mapper");
+      return this;
+    }
+
+    Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /**
+     * Loads the LDIF and starts listening.
+     *
+     * @throws IOException if the port cannot be bound or an LDIF source cannot be read
+     * @throws IllegalArgumentException if a record cannot be applied, naming it and why
+     */
+    public LdapServer start() throws IOException {
+      boolean checking = schema != null;
+      Dsa dsa = new Dsa(checking ? schema : Schema.standard(), checking, limits, suffixes,
+          rootDn, rootPassword, access, tls, certificateMapper, clock);
+      String creator = rootDn == null ? "" : Dn.parse(rootDn).toString();
+      for (Source s : sources) {
+        for (LdifRecord r : s.read()) {
+          load(dsa, r, creator);
+        }
+      }
+      ServerSocketChannel listener = ServerSocketChannel.open();
+      try {
+        listener.bind(new InetSocketAddress(address, port), 128);
+      } catch (IOException e) {
+        listener.close();
+        throw e;
+      }
+      LdapServer server = new LdapServer(dsa, listener);
+      server.acceptor.start();
+      return server;
+    }
+
+    private static void load(Dsa dsa, LdifRecord r, String creator) {
+      try {
+        switch (r) {
+          case LdifRecord.Entry e -> dsa.updates.add(e.dn(), e.attributes(), creator, true);
+          case LdifRecord.Add a -> dsa.updates.add(a.dn(), a.attributes(), creator, true);
+          case LdifRecord.Delete d -> dsa.updates.delete(d.dn());
+          case LdifRecord.Modify m -> dsa.updates.modify(m.dn(), m.modifications(), creator);
+          case LdifRecord.ModifyDn m -> dsa.updates.modifyDn(m.dn(), m.newRdn(),
+              m.deleteOldRdn(), m.newSuperior(), creator);
+        }
+      } catch (OperationException e) {
+        throw new IllegalArgumentException("LDIF record " + r.dn() + ": "
+            + e.result.resultCode().name() + ": " + e.result.diagnosticMessage(), e);
+      }
+    }
+  }
+}

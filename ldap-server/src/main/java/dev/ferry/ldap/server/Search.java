@@ -1,0 +1,208 @@
+package dev.ferry.ldap.server;
+
+import dev.ferry.asn1.BerException;
+import dev.ferry.bytes.ByteString;
+import dev.ferry.ldap.Control;
+import dev.ferry.ldap.LdapResult;
+import dev.ferry.ldap.PagedResults;
+import dev.ferry.ldap.ProtocolOp.SearchRequest;
+import dev.ferry.ldap.ResultCode;
+import dev.ferry.ldap.SearchScope;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One search request (RFC 4511 section 4.5): finds the base, walks its scope in key order,
+ * writes each entry the filter and the access rules let through, and ends with the result, under
+ * the size and time limits and, with the paged results control (RFC 2696), one page at a time.
+ */
+final class Search {
+  /** Entries walked between looks at the clock. */
+  private static final int CLOCK_EVERY = 64;
+  private static final LdapResult SUCCESS = LdapResult.of(ResultCode.SUCCESS);
+
+  private final Dsa dsa;
+  private final Connection connection;
+  private final int id;
+  private final SearchRequest request;
+  private final List<Control> controls;
+  private volatile boolean abandoned;
+
+  private Selection selection;
+  private FilterMatcher matcher;
+  private long deadline;
+  private int sizeLimit;
+  private int pageSize;
+  private int returned;
+  private int walked;
+  private String lastKey;
+  private boolean pageFull;
+  private LdapResult outcome;
+
+  Search(Dsa dsa, Connection connection, int id, SearchRequest request, List<Control> controls) {
+    this.dsa = dsa;
+    this.connection = connection;
+    this.id = id;
+    this.request = request;
+    this.controls = controls;
+  }
+
+  int messageId() {
+    return id;
+  }
+
+  /** Stops the search at the next entry; no result is sent (RFC 4511 section 4.11). */
+  void abandon() {
+    abandoned = true;
+  }
+
+  /** Runs the search and sends its result, unless it was abandoned. */
+  void run() throws IOException {
+    LdapResult result;
+    List<Control> response = List.of();
+    Paging paging = null;
+    try {
+      paging = paging();
+      result = execute(paging);
+      if (paging != null) {
+        response = List.of(paging.responseControl(connection, lastKey, pageFull
+            && outcome == null));
+      }
+    } catch (OperationException e) {
+      result = e.result;
+    }
+    if (!abandoned) {
+      connection.sendDone(id, result, response);
+    }
+  }
+
+  private Paging paging() throws OperationException {
+    for (Control c : controls) {
+      if (PagedResults.OID.equals(c.oid())) {
+        try {
+          return new Paging(PagedResults.from(c), connection);
+        } catch (BerException e) {
+          throw new OperationException(ResultCode.PROTOCOL_ERROR, "paged results control: "
+              + e.getMessage());
+        }
+      }
+    }
+    return null;
+  }
+
+  private LdapResult execute(Paging paging) throws OperationException, IOException {
+    selection = Selection.of(request.attributes(), dsa.schema);
+    matcher = new FilterMatcher(dsa.schema, dsa.directory, dsa.factory.isChecking());
+    long limitMillis = dsa.limits.maxSearchTimeMillis();
+    if (request.timeLimit() > 0) {
+      limitMillis = Math.min(limitMillis, request.timeLimit() * 1000L);
+    }
+    deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limitMillis);
+    boolean root = connection.isRoot();
+    sizeLimit = root ? Integer.MAX_VALUE : dsa.limits.maxSearchResults();
+    if (request.sizeLimit() > 0) {
+      sizeLimit = Math.min(sizeLimit, request.sizeLimit() - (paging == null ? 0
+          : paging.state.returned));
+    }
+    if (paging != null) {
+      if (paging.size == 0) {
+        paging.state.done = true; // the client abandons the paged search (RFC 2696 section 3)
+        return LdapResult.of(ResultCode.SUCCESS);
+      }
+      pageSize = paging.size;
+      lastKey = paging.state.lastKey;
+    }
+    walk(paging);
+    if (paging != null) {
+      paging.state.returned += returned;
+    }
+    return outcome != null ? outcome : SUCCESS;
+  }
+
+  private void walk(Paging paging) throws OperationException, IOException {
+    String base = request.baseObject();
+    SearchScope scope = request.scope();
+    if (base.isEmpty() && scope == SearchScope.BASE_OBJECT) {
+      offer(dsa.rootDse());
+      return;
+    }
+    String baseKey = "";
+    if (!base.isEmpty()) {
+      baseKey = connection.key(base);
+      if (baseKey.equals(dsa.subschemaKey)) {
+        if (scope == SearchScope.BASE_OBJECT) {
+          offer(dsa.subschema);
+        }
+        return;
+      }
+      StoredEntry e = dsa.directory.get(baseKey);
+      if (e == null || !dsa.access.canRead(connection.boundKey(), e)) {
+        throw dsa.directory.noSuchObject(Updates.parseDn(base));
+      }
+    }
+    String after = paging != null ? paging.state.lastKey : null;
+    IOException[] failure = new IOException[1];
+    dsa.directory.scan(baseKey, scope, after, e -> {
+      try {
+        return offer(e);
+      } catch (IOException io) {
+        failure[0] = io;
+        return false;
+      }
+    });
+    if (failure[0] != null) {
+      throw failure[0];
+    }
+  }
+
+  /** Returns false to stop the walk. */
+  private boolean offer(StoredEntry e) throws IOException {
+    if (abandoned) {
+      return false;
+    }
+    if (++walked % CLOCK_EVERY == 0 && System.nanoTime() - deadline > 0) {
+      outcome = LdapResult.of(ResultCode.TIME_LIMIT_EXCEEDED, "time limit exceeded");
+      return false;
+    }
+    if (!matcher.matches(request.filter(), e) || !readable(e)) {
+      return true;
+    }
+    if (returned >= sizeLimit) {
+      outcome = LdapResult.of(ResultCode.SIZE_LIMIT_EXCEEDED, "size limit exceeded");
+      return false;
+    }
+    connection.writeEntry(id, e, selection, request.typesOnly());
+    returned++;
+    lastKey = e.key;
+    pageFull = pageSize > 0 && returned == pageSize;
+    return !pageFull;
+  }
+
+  /** The root DSE and the subschema subentry are public: clients need them to connect. */
+  private boolean readable(StoredEntry e) {
+    return e.dn.isRoot() || e == dsa.subschema || dsa.access.canRead(connection.boundKey(), e);
+  }
+
+  /** The paged results control of this request and the state it continues. */
+  private static final class Paging {
+    final int size;
+    final Connection.PagedState state;
+
+    Paging(PagedResults control, Connection connection) throws OperationException {
+      this.size = control.size();
+      this.state = connection.pagedState(control.cookie());
+    }
+
+    Control responseControl(Connection connection, String lastKey, boolean more) {
+      ByteString cookie = ByteString.EMPTY;
+      if (more && !state.done) {
+        state.lastKey = lastKey;
+        cookie = connection.keep(state);
+      } else {
+        connection.forget(state);
+      }
+      return new PagedResults(0, cookie).toControl(false);
+    }
+  }
+}
