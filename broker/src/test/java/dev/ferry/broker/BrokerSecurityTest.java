@@ -113,13 +113,24 @@ class BrokerSecurityTest {
   @Test
   void aTlsListenerTakesTheClientCertificateAsTheIdentityAndPassesItOn() throws Exception {
     SoapServer backend = keep(SoapServer.builder().endpoint("/who", whoCalled()).build().start());
-    TlsSettings tls = TlsSettings.builder().identity(KeyMaterial.pem(
-        localhost.writeChainPem(dir.resolve("b.pem")), localhost.writeKeyPem(dir.resolve("b.key"))))
-        .trust(TrustMaterial.of(pki.certificate())).clientAuth(ClientAuth.REQUIRED).build();
-    Broker broker = keep(Broker.builder().tls(tls).authenticator(Authenticator.certificate())
-        .routes(Routes.parse("routes:\n  - path: /who\n    to: " + backend.uri("/who")
-            + "\n    require: [\"CN=client,O=Ferry\"]\n    identityHeader: X-Caller\n"))
-        .build().start());
+    Path pem = localhost.writeChainPem(dir.resolve("broker.pem"));
+    Path key = localhost.writeKeyPem(dir.resolve("broker.key"));
+    Path ca = TestPki.writePem(dir.resolve("ca.pem"), pki.certificate());
+    Path routes = Files.writeString(dir.resolve("routes.yaml"), "routes:\n  - path: /who\n"
+        + "    to: " + backend.uri("/who") + "\n    require: [\"CN=client,O=Ferry\"]\n"
+        + "    identityHeader: X-Caller\n");
+    // tag::broker-tls[]
+    TlsSettings tls = TlsSettings.builder()
+        .identity(KeyMaterial.pem(pem, key))
+        .trust(TrustMaterial.pem(ca))
+        .clientAuth(ClientAuth.REQUIRED)
+        .build();
+    Broker broker = Broker.builder().tls(tls)
+        .authenticator(Authenticator.certificate()) // the certificate's subject is the caller
+        .routes(Routes.load(routes))                // require: and identityHeader: per route
+        .build().start();
+    // end::broker-tls[]
+    keep(broker);
     URI uri = URI.create("https://localhost:" + broker.port() + "/who");
     assertThat(broker.uri("/who").getScheme()).isEqualTo("https");
     try (SoapResponse r = tlsClient(client).call(uri, ping(), null)) {

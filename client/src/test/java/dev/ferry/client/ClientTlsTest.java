@@ -3,10 +3,16 @@ package dev.ferry.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ferry.bytes.ByteString;
+import dev.ferry.sample.EchoService;
+import dev.ferry.security.Authenticator;
 import dev.ferry.security.ClientAuth;
 import dev.ferry.security.KeyMaterial;
+import dev.ferry.security.PasswordFile;
 import dev.ferry.security.TlsSettings;
 import dev.ferry.security.TrustMaterial;
+import dev.ferry.server.ServerOptions;
+import dev.ferry.server.SoapServer;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
@@ -14,12 +20,15 @@ import dev.ferry.testkit.TestPki;
 import dev.ferry.xop.MtomPolicy;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import javax.net.ssl.SSLException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The client's TLS against a bare TLS server: trust, host names, its own certificate. */
 class ClientTlsTest {
@@ -117,37 +126,54 @@ class ClientTlsTest {
   }
 
   @Test
-  void callsFerrysServerOverTlsWithACertificateOrBasicCredentials() throws Exception {
-    java.nio.file.Path users = java.nio.file.Files.createTempFile("users", ".txt");
-    try {
-      java.nio.file.Files.writeString(users, dev.ferry.security.PasswordFile.line("alice",
-          "wonderland".toCharArray(), dev.ferry.security.PasswordFile.MIN_ITERATIONS));
-      TlsSettings tls = TlsSettings.builder().identity(KeyMaterial.of(localhost.key(),
-          localhost.chain())).trust(TrustMaterial.of(pki.certificate()))
-          .clientAuth(ClientAuth.OPTIONAL).build();
-      dev.ferry.server.ServerOptions options = dev.ferry.server.ServerOptions.builder()
-          .authenticator(dev.ferry.security.Authenticator.basic(
-              dev.ferry.security.PasswordFile.load(users)).orCertificate()).build();
-      try (dev.ferry.server.SoapServer server = dev.ferry.server.SoapServer.builder().tls(tls)
-          .options(options).endpoint("/echo", dev.ferry.sample.EchoService.dispatcher())
-          .build().start()) {
-        URI uri = https("localhost", server.port());
-        Payload echo = dev.ferry.sample.EchoService.request(CODEC, SoapVersion.SOAP_11,
-            MtomPolicy.ALWAYS, "tls", dev.ferry.bytes.ByteString.encodeUtf8("secret blob"));
-        try (SoapClient c = client(client); SoapResponse r = c.call(uri, echo, null)) {
-          assertThat(dev.ferry.sample.EchoService.readEcho(r.message()).name()).isEqualTo("tls");
-        }
-        try (SoapClient c = client(null)) {
-          assertThatThrownBy(() -> c.call(uri, ping(), null))
-              .isInstanceOf(SoapHttpException.class).hasMessageContaining("HTTP 401");
-          try (SoapResponse r = c.call(SoapRequest.builder(uri, ping())
-              .basicAuth("alice", "wonderland").build())) {
-            assertThat(r.status()).isEqualTo(500); // through: the echo faults on <ping/>
-          }
-        }
+  void callsFerrysServerOverTlsWithACertificateOrBasicCredentials(@TempDir Path dir)
+      throws Exception {
+    Path serverPem = localhost.writeChainPem(dir.resolve("server.pem"));
+    Path serverKey = localhost.writeKeyPem(dir.resolve("server.key"));
+    Path caPem = TestPki.writePem(dir.resolve("ca.pem"), pki.certificate());
+    Path clientPem = client.writeChainPem(dir.resolve("client.pem"));
+    Path clientKey = client.writeKeyPem(dir.resolve("client.key"));
+    Path users = Files.writeString(dir.resolve("users.txt"), PasswordFile.line("alice",
+        "wonderland".toCharArray(), PasswordFile.MIN_ITERATIONS) + "\n");
+    // tag::tls-server[]
+    TlsSettings tls = TlsSettings.builder()
+        .identity(KeyMaterial.pem(serverPem, serverKey)) // read again when the files change
+        .trust(TrustMaterial.pem(caPem))                 // client certificates chain to this CA
+        .clientAuth(ClientAuth.OPTIONAL)
+        .build();
+    ServerOptions options = ServerOptions.builder()
+        .authenticator(Authenticator.basic(PasswordFile.load(users)).orCertificate())
+        .build();
+    try (SoapServer server = SoapServer.builder().tls(tls).options(options)
+        .endpoint("/echo", EchoService.dispatcher()).build().start()) {
+      // end::tls-server[]
+      URI uri = https("localhost", server.port());
+      Payload echo = EchoService.request(CODEC, SoapVersion.SOAP_11, MtomPolicy.ALWAYS, "tls",
+          ByteString.encodeUtf8("secret blob"));
+      // tag::tls-client[]
+      TlsSettings clientTls = TlsSettings.builder()
+          .trust(TrustMaterial.pem(caPem))                 // the server's host name is checked
+          .identity(KeyMaterial.pem(clientPem, clientKey)) // shown when the server asks
+          .build();
+      try (SoapClient c = SoapClient.builder().tls(clientTls).build();
+          SoapResponse reply = c.call(uri, echo, null)) {
+        assertThat(EchoService.readEcho(reply.message()).name()).isEqualTo("tls");
       }
-    } finally {
-      java.nio.file.Files.delete(users);
+      // end::tls-client[]
+      try (SoapClient c = client(null)) {
+        assertThatThrownBy(() -> c.call(uri, ping(), null))
+            .isInstanceOf(SoapHttpException.class).hasMessageContaining("HTTP 401");
+        // tag::basic-call[]
+        SoapRequest request = SoapRequest.builder(uri, ping())
+            .basicAuth("alice", "wonderland")  // or .bearerToken(token)
+            .header("X-Request-Id", "42")
+            .timeout(Duration.ofSeconds(5))     // this call's own timeout of progress
+            .build();
+        try (SoapResponse reply = c.call(request)) {
+          assertThat(reply.status()).isEqualTo(500); // let in: the echo faults on <ping/>
+        }
+        // end::basic-call[]
+      }
     }
   }
 

@@ -10,6 +10,8 @@ import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
 import dev.ferry.client.SoapRequest;
 import dev.ferry.client.SoapResponse;
+import dev.ferry.security.KeyMaterial;
+import dev.ferry.security.TrustMaterial;
 import dev.ferry.sample.EchoService;
 import dev.ferry.server.Dispatcher;
 import dev.ferry.server.Endpoint;
@@ -28,11 +30,15 @@ import org.junit.jupiter.api.Test;
 
 /** A policy per endpoint (server) and per call (client), over HTTP, with MTOM attachments. */
 class WsSecurityOverHttpTest {
+  // tag::wss-policies[]
   private static final WsSecurityPolicy REQUEST = WsSecurityPolicy.builder()
-      .usernameToken(WsSecurityPolicy.Password.DIGEST).timestamp(Duration.ofMinutes(5))
-      .signBody().signTimestamp().build();
+      .usernameToken(WsSecurityPolicy.Password.DIGEST) // nonce and created, replays refused
+      .timestamp(Duration.ofMinutes(5))
+      .signBody().signTimestamp()                       // X.509, RSA-SHA256 or ECDSA-SHA256
+      .build();
   private static final WsSecurityPolicy REPLY = WsSecurityPolicy.builder()
       .timestamp(Duration.ofMinutes(5)).signBody().build();
+  // end::wss-policies[]
 
   @BeforeAll
   static void keys() {
@@ -59,18 +65,34 @@ class WsSecurityOverHttpTest {
 
   @Test
   void aSecuredCallAndASecuredReplyWithAttachmentsStreamed() throws IOException {
-    // the server checks the client's signature and signs with its own key; the client the reverse
-    WsSecurity server = WsSecurity.builder().inbound(REQUEST).outbound(REPLY).credentials(
-        WsSecurityCredentials.builder().passwords(u -> "wonderland".toCharArray())
-            .key(dev.ferry.security.KeyMaterial.of(WsSecurityTest.server.key(),
-                WsSecurityTest.server.chain()))
-            .trust(dev.ferry.security.TrustMaterial.of(WsSecurityTest.pki.certificate()))
-            .build()).build();
-    WsSecurity client = WsSecurity.builder().outbound(REQUEST).inbound(REPLY)
-        .credentials(sender().trust(dev.ferry.security.TrustMaterial.of(
-            WsSecurityTest.pki.certificate())).build()).build();
+    KeyMaterial serverKey = KeyMaterial.of(WsSecurityTest.server.key(),
+        WsSecurityTest.server.chain());
+    KeyMaterial aliceKey = KeyMaterial.of(WsSecurityTest.alice.key(),
+        WsSecurityTest.alice.chain());
+    TrustMaterial ca = TrustMaterial.of(WsSecurityTest.pki.certificate());
+    // tag::wss-server[]
+    WsSecurity server = WsSecurity.builder()
+        .inbound(REQUEST)                                  // what a request must carry
+        .outbound(REPLY)                                   // what the reply gets
+        .credentials(WsSecurityCredentials.builder()
+            .passwords(user -> "wonderland".toCharArray()) // or .passwordFile(...) for text
+            .key(serverKey)                                // signs replies, decrypts requests
+            .trust(ca)                                     // signers chain to this CA
+            .build())
+        .build();
+    Dispatcher echo = echo(server);                        // Dispatcher.builder().guard(server)
+    // end::wss-server[]
+    // tag::wss-client[]
+    WsSecurity client = WsSecurity.builder()
+        .outbound(REQUEST).inbound(REPLY)
+        .credentials(WsSecurityCredentials.builder()
+            .user("alice", "wonderland".toCharArray())
+            .key(aliceKey).trust(ca)
+            .build())
+        .build();
+    // end::wss-client[]
     byte[] blob = Blobs.random(300_000, 5);
-    try (SoapServer s = SoapServer.builder().endpoint("/echo", echo(server)).build().start();
+    try (SoapServer s = SoapServer.builder().endpoint("/echo", echo).build().start();
         SoapClient c = SoapClient.create()) {
       for (SoapVersion v : SoapVersion.values()) {
         Payload p = EchoService.request(CODEC, v, MtomPolicy.ALWAYS, "order",
@@ -95,8 +117,7 @@ class WsSecurityOverHttpTest {
       // a reply that fails the client's checks fails the call
       WsSecurity demanding = WsSecurity.builder().outbound(REQUEST).inbound(WsSecurityPolicy
           .builder().encryptBody().build()).credentials(sender().trust(
-              dev.ferry.security.TrustMaterial.of(WsSecurityTest.pki.certificate())).build())
-          .build();
+              ca).build()).build();
       assertThatThrownBy(() -> c.call(SoapRequest.builder(s.uri("/echo"),
           EchoService.request(CODEC, SoapVersion.SOAP_11, MtomPolicy.NEVER, "x",
               ByteString.encodeUtf8("y"))).guard(demanding).build()))
