@@ -1,14 +1,13 @@
 package dev.ferry.broker;
 
+import dev.ferry.soap.SettingValues;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -202,25 +201,7 @@ public final class Routes {
 
   /** Reads {@code 30s}, {@code 500ms}, {@code 2m} or a number of seconds. */
   static Duration duration(Object v, String where) {
-    String s = String.valueOf(v).strip().toLowerCase(Locale.ROOT);
-    try {
-      if (v instanceof Number n) {
-        return Duration.ofMillis(Math.round(n.doubleValue() * 1000));
-      }
-      if (s.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).strip()));
-      }
-      if (s.endsWith("s")) {
-        return Duration.ofMillis(Math.round(
-            Double.parseDouble(s.substring(0, s.length() - 1).strip()) * 1000));
-      }
-      if (s.endsWith("m")) {
-        return Duration.ofMinutes(Long.parseLong(s.substring(0, s.length() - 1).strip()));
-      }
-      return Duration.parse(s.toUpperCase(Locale.ROOT));
-    } catch (NumberFormatException | DateTimeParseException e) {
-      throw new IllegalArgumentException(where + ": expected a duration such as 30s, got " + v);
-    }
+    return SettingValues.duration(v, where);
   }
 
   public List<Route> routes() {

@@ -30,9 +30,8 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +43,8 @@ class BrokerSecurityTest {
   private static TestPki.Credential localhost;
   private static TestPki.Credential client;
   private static TestPki.Credential brokerCert;
-  private final List<AutoCloseable> open = new ArrayList<>();
+  @AutoClose
+  final Closer open = new Closer();
 
   @TempDir
   Path dir;
@@ -57,16 +57,8 @@ class BrokerSecurityTest {
     brokerCert = pki.issue("CN=broker,O=Ferry").make();
   }
 
-  @AfterEach
-  void close() throws Exception {
-    for (int i = open.size() - 1; i >= 0; i--) {
-      open.get(i).close();
-    }
-  }
-
   private <T extends AutoCloseable> T keep(T c) {
-    open.add(c);
-    return c;
+    return open.keep(c);
   }
 
   /** A backend answering with who the broker said called, and who the backend's TLS saw. */

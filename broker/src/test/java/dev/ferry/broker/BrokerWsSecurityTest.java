@@ -28,9 +28,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +47,8 @@ class BrokerWsSecurityTest {
   private static TestPki pki;
   private static TestPki.Credential alice;
   private static TestPki.Credential broker;
-  private final List<AutoCloseable> open = new ArrayList<>();
+  @AutoClose
+  final Closer open = new Closer();
 
   @TempDir
   Path dir;
@@ -60,16 +60,8 @@ class BrokerWsSecurityTest {
     broker = pki.issue("CN=broker,O=Ferry").keyType(TestPki.KeyType.RSA).make();
   }
 
-  @AfterEach
-  void close() throws Exception {
-    for (int i = open.size() - 1; i >= 0; i--) {
-      open.get(i).close();
-    }
-  }
-
   private <T extends AutoCloseable> T keep(T c) {
-    open.add(c);
-    return c;
+    return open.keep(c);
   }
 
   /** A backend that verifies the signature itself, and echoes who signed and the wsa:To. */

@@ -5,10 +5,10 @@ import dev.ferry.security.PasswordFile;
 import dev.ferry.security.TrustMaterial;
 import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.MessageGuardFactory;
+import dev.ferry.soap.SettingValues;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.cert.X509CRL;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -129,10 +129,10 @@ public final class WsSecurityConfig implements MessageGuardFactory {
       }
     }
     if (m.get("timestamp") != null) {
-      b.timestamp(duration(m.get("timestamp"), where + ".timestamp"));
+      b.timestamp(SettingValues.duration(m.get("timestamp"), where + ".timestamp"));
     }
     if (m.get("clockSkew") != null) {
-      b.clockSkew(duration(m.get("clockSkew"), where + ".clockSkew"));
+      b.clockSkew(SettingValues.duration(m.get("clockSkew"), where + ".clockSkew"));
     }
     if (flag(m, "signBody", where)) {
       b.signBody();
@@ -176,29 +176,6 @@ public final class WsSecurityConfig implements MessageGuardFactory {
       return Boolean.TRUE.equals(v);
     }
     throw new IllegalArgumentException(where + "." + key + ": expected true or false, got " + v);
-  }
-
-  /** Reads {@code 30s}, {@code 500ms}, {@code 5m} or a number of seconds. */
-  private static Duration duration(Object v, String where) {
-    String s = String.valueOf(v).strip().toLowerCase(Locale.ROOT);
-    try {
-      if (v instanceof Number n) {
-        return Duration.ofMillis(Math.round(n.doubleValue() * 1000));
-      }
-      if (s.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).strip()));
-      }
-      if (s.endsWith("s")) {
-        return Duration.ofSeconds(Long.parseLong(s.substring(0, s.length() - 1).strip()));
-      }
-      if (s.endsWith("m")) {
-        return Duration.ofMinutes(Long.parseLong(s.substring(0, s.length() - 1).strip()));
-      }
-      return Duration.ofSeconds(Long.parseLong(s));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(where + ": expected a duration such as 5m, got " + v,
-          e);
-    }
   }
 
   private static boolean isStore(Path f) {
