@@ -13,6 +13,4 @@ module dev.ferry.broker {
   requires java.logging;
 
   exports dev.ferry.broker;
-
-  uses dev.ferry.soap.MessageGuardFactory;
 }

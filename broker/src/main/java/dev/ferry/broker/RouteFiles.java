@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.Set;
 
 /** Reads a route's policy keys (callers, identity header, backend TLS) from its YAML map. */
@@ -40,18 +39,12 @@ final class RouteFiles {
 
   /** A route's WS-Security, made by the module that provides it (wssecurity). */
   @SuppressWarnings("unchecked")
-  private static MessageGuard guard(Map<?, ?> m, String where, Path base) {
-    for (MessageGuardFactory f : ServiceLoader.load(MessageGuardFactory.class)) {
-      if (f.type().equals("ws-security")) {
-        try {
-          return f.create((Map<String, ?>) m, base);
-        } catch (IllegalArgumentException | IOException e) {
-          throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
-        }
-      }
+  static MessageGuard guard(Map<?, ?> m, String where, Path base) {
+    try {
+      return MessageGuardFactory.create("ws-security", (Map<String, ?>) m, base);
+    } catch (IllegalArgumentException | IOException e) {
+      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }
-    throw new IllegalArgumentException(where + ": WS-Security is not on the class path (the"
-        + " ferry-wssecurity module)");
   }
 
   private static Set<String> callers(Object v, String where) {

@@ -3,6 +3,7 @@ package dev.ferry.soap;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.ServiceLoader;
 
 /**
  * Makes {@link MessageGuard}s from configuration (a YAML mapping, such as a broker route's
@@ -24,4 +25,22 @@ public interface MessageGuardFactory {
    * @throws IOException if a file it names cannot be read
    */
   MessageGuard create(Map<String, ?> settings, Path base) throws IOException;
+
+  /**
+   * Makes a guard of {@code type} with the factory on the class or module path that makes that
+   * type.
+   *
+   * @throws IllegalArgumentException if none does (its module is missing), or as
+   *     {@link #create(Map, Path)} says
+   */
+  static MessageGuard create(String type, Map<String, ?> settings, Path base)
+      throws IOException {
+    for (MessageGuardFactory f : ServiceLoader.load(MessageGuardFactory.class)) {
+      if (f.type().equals(type)) {
+        return f.create(settings, base);
+      }
+    }
+    throw new IllegalArgumentException(type + " is not on the class path (for ws-security:"
+        + " the ferry-wssecurity module)");
+  }
 }
