@@ -45,6 +45,8 @@ import javax.xml.namespace.QName;
  */
 public class SoapServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
+  /** The most of a refused request's rest read so that its client can read the fault. */
+  private static final int DROP_BYTES = 256 * 1024 * 1024;
 
   private final transient SoapCodec codec;
   private final transient Dispatcher dispatcher;
@@ -181,6 +183,7 @@ public class SoapServlet extends HttpServlet {
     try {
       buffer = codec.read(in, type, request.getContentLengthLong());
     } catch (DecodeException e) {
+      dropRest(in);
       return fault(response, Fault.forBadInput(version, e));
     }
     try {
@@ -283,6 +286,20 @@ public class SoapServlet extends HttpServlet {
   /** How much may follow a request's message: the codec's MIME epilogue limit. */
   private int epilogueBytes() {
     return codec.limits().xop().mime().maxEpilogueBytes();
+  }
+
+  /**
+   * Reads and drops what is left of a request refused before its message was read (a limit hit
+   * early, such as a Content-Length over {@code maxRootBytes}): an HTTP/1.1 client that sends
+   * everything before it reads would otherwise never get to the fault. Bounded by
+   * {@link #DROP_BYTES}; past it the connection closes instead.
+   */
+  private static void dropRest(InputStream in) {
+    try {
+      HttpSoap.readToEnd(in, DROP_BYTES);
+    } catch (IOException e) {
+      // the fault is the answer; a broken rest changes nothing
+    }
   }
 
   /** Reads the rest of a request that is answered with a fault, so the client can read it. */

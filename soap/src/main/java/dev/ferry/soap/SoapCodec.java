@@ -50,7 +50,16 @@ public final class SoapCodec {
    * @throws SoapException if the root is not a SOAP envelope or breaks a limit
    */
   public MessageBuffer read(InputStream in, String contentType) throws IOException {
-    return index(xop.read(in, contentType));
+    return read(in, contentType, -1);
+  }
+
+  /**
+   * As {@link #read(InputStream, String)}, with the message's length if known (an HTTP
+   * Content-Length; else -1): a plain envelope is then read into one array of its size.
+   */
+  public MessageBuffer read(InputStream in, String contentType, long length)
+      throws IOException {
+    return index(xop.read(in, xop.contentType(contentType), length));
   }
 
   /** As {@link #read(InputStream, String)}, with the Content-Type parsed already. */

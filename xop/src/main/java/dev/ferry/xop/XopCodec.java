@@ -3,6 +3,7 @@ package dev.ferry.xop;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeException;
+import dev.ferry.xop.internal.RootBudget;
 import dev.ferry.xop.internal.XmlFactories;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,6 +34,7 @@ public final class XopCodec {
   private final boolean lenientLineEnds;
   private final boolean lenientStart;
   private final Path spoolDirectory;
+  private final RootBudget rootBudget;
   private final XMLInputFactory inputFactory;
   private final XMLOutputFactory outputFactory;
 
@@ -41,6 +43,7 @@ public final class XopCodec {
     lenientLineEnds = b.lenientLineEnds;
     lenientStart = b.lenientStart;
     spoolDirectory = b.spoolDirectory;
+    rootBudget = new RootBudget(limits.maxHeldRootBytes());
     inputFactory = XmlFactories.input(limits.xml());
     outputFactory = XmlFactories.output();
   }
@@ -63,14 +66,17 @@ public final class XopCodec {
    * @throws dev.ferry.mime.MimeException if the MIME framing is malformed
    */
   public XopPackage read(InputStream in, String contentType) throws IOException {
-    MediaType type;
+    return read(in, contentType(contentType));
+  }
+
+  /** Parses a message's Content-Type; a malformed one is an {@link XopException}. */
+  public MediaType contentType(String contentType) throws XopException {
     try {
-      type = MediaType.parse(contentType);
+      return MediaType.parse(contentType);
     } catch (MimeException e) {
       throw new XopException("malformed Content-Type: " + e.reason(), e.byteOffset(),
           e.context(), e);
     }
-    return read(in, type);
   }
 
   /** As {@link #read(InputStream, String)}, with the Content-Type parsed already. */
@@ -145,6 +151,10 @@ public final class XopCodec {
 
   Path spoolDirectory() {
     return spoolDirectory;
+  }
+
+  RootBudget rootBudget() {
+    return rootBudget;
   }
 
   XMLInputFactory inputFactory() {

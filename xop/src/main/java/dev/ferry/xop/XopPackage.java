@@ -8,11 +8,13 @@ import dev.ferry.mime.MimeHeaders;
 import dev.ferry.mime.MultipartReader;
 import dev.ferry.mime.MultipartWriter;
 import dev.ferry.mime.Part;
+import dev.ferry.xop.internal.RootBudget;
 import dev.ferry.xop.internal.RootReader;
 import dev.ferry.xop.internal.XmlErrors;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +44,7 @@ import javax.xml.stream.XMLStreamReader;
  */
 public final class XopPackage implements Closeable {
   private static final String XOP_TYPE = "application/xop+xml";
+  private static final Cleaner CLEANER = Cleaner.create();
   private static final ByteString XOP_NS_BYTES = ByteString.encodeUtf8(XopReader.XOP_NS);
 
   private final XopCodec codec;
@@ -55,6 +58,8 @@ public final class XopPackage implements Closeable {
   private String rootContentId;
   private long rootOffset = -1;
   private boolean complete;
+  /** Gives the root's bytes back to the budget: at close, or when the package is dropped. */
+  private Cleaner.Cleanable heldRoot;
   /** Content-IDs the root's {@code xop:Include} elements name; each must be a part. */
   private final Set<String> included = new LinkedHashSet<>();
   /** Content-IDs of every part after the root seen so far, kept, forwarded or skipped. */
@@ -70,8 +75,9 @@ public final class XopPackage implements Closeable {
   static XopPackage read(XopCodec codec, InputStream in, MediaType type, long length)
       throws IOException {
     if (!type.isMultipart()) {
-      return plain(codec, RootReader.read(in, length, codec.limits().maxRootBytes(), "root"),
-          type);
+      ByteString root = RootReader.read(in, length, codec.limits().maxRootBytes(),
+          codec.rootBudget(), "root");
+      return held(codec, root, type);
     }
     MultipartReader reader = MultipartReader.builder(in, type.boundary())
         .limits(codec.limits().mime()).lenientLineEnds(codec.lenientLineEnds()).build();
@@ -88,18 +94,36 @@ public final class XopPackage implements Closeable {
     return pkg;
   }
 
-  /** A plain message: {@code root} is all of it. */
+  /** A plain message held whole by its reader: {@code root} is all of it. */
   static XopPackage plain(XopCodec codec, ByteString root, MediaType type) throws XopException {
     int max = codec.limits().maxRootBytes();
     if (root.size() > max) {
       throw XopException.limitExceeded("XopLimits.maxRootBytes", max, root.size(), -1,
           "root (root)");
     }
+    codec.rootBudget().take(root.size(), "root");
+    return held(codec, root, type);
+  }
+
+  /** A plain message whose root was taken from the budget. */
+  private static XopPackage held(XopCodec codec, ByteString root, MediaType type) {
     XopPackage plain = new XopPackage(codec, type, null);
     plain.root = root;
+    plain.holdRoot();
     plain.rootHeaders = MimeHeaders.builder().add("Content-Type", type.toString()).build();
     plain.rootType = type;
     return plain;
+  }
+
+  /**
+   * Notes that the root's bytes were taken from the codec's budget: they go back when the
+   * package closes, or, for a package its reader forgot to close, when it is collected (a
+   * budget that only shrank would end in every message being refused).
+   */
+  private void holdRoot() {
+    RootBudget budget = codec.rootBudget();
+    long size = root.size();
+    heldRoot = CLEANER.register(this, () -> budget.give(size));
   }
 
   private void findRoot() throws IOException {
@@ -117,6 +141,8 @@ public final class XopPackage implements Closeable {
     if (start != null && codec.lenientStart() && !unnamedOrNamedEmpty()) {
       Attachment first = firstAttachment();
       root = first.bytes();
+      codec.rootBudget().take(root.size(), "part " + first.partIndex());
+      holdRoot();
       rootHeaders = first.headers();
       rootType = rootHeaders.contentType();
       rootContentId = first.contentId();
@@ -130,7 +156,8 @@ public final class XopPackage implements Closeable {
 
   private void takeRoot(Part p) throws IOException {
     root = RootReader.read(p.decodedBody(), -1, codec.limits().maxRootBytes(),
-        "part " + p.index());
+        codec.rootBudget(), "part " + p.index());
+    holdRoot();
     rootHeaders = p.headers();
     rootType = rootHeaders.contentType();
     rootContentId = p.contentId();
@@ -464,6 +491,9 @@ public final class XopPackage implements Closeable {
   /** Releases every attachment (deletes temp files) and closes the source. */
   @Override
   public void close() throws IOException {
+    if (heldRoot != null) {
+      heldRoot.clean(); // gives the root's bytes back to the codec's budget, once
+    }
     IOException first = null;
     for (Attachment a : all()) {
       try {

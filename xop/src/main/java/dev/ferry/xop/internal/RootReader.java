@@ -29,36 +29,49 @@ public final class RootReader {
 
   /**
    * Reads {@code in} to its end: {@code length} bytes if that is not negative (fewer is an
-   * error), at most {@code maxBytes} in any case ({@code XopLimits.maxRootBytes}).
+   * error), at most {@code maxBytes} in any case ({@code XopLimits.maxRootBytes}). The bytes
+   * are taken from {@code budget} as they are read; the caller gives back the root's size when
+   * it lets the root go (and nothing if this throws).
    */
-  public static ByteString read(InputStream in, long length, int maxBytes, String where)
-      throws IOException {
+  public static ByteString read(InputStream in, long length, int maxBytes, RootBudget budget,
+      String where) throws IOException {
     if (length > maxBytes) {
       throw tooLong(maxBytes, length, where);
     }
-    return length >= 0 ? exactly(in, (int) length, where) : unknown(in, maxBytes, where);
+    return length >= 0 ? exactly(in, (int) length, budget, where)
+        : unknown(in, maxBytes, budget, where);
   }
 
-  private static ByteString exactly(InputStream in, int length, String where)
-      throws IOException {
+  private static ByteString exactly(InputStream in, int length, RootBudget budget,
+      String where) throws IOException {
+    budget.take(length, where);
     byte[] b = new byte[length];
-    int n = in.readNBytes(b, 0, length);
+    int n;
+    try {
+      n = in.readNBytes(b, 0, length);
+    } catch (IOException | RuntimeException e) {
+      budget.give(length);
+      throw e;
+    }
     if (n < length) {
+      budget.give(length);
       throw new EOFException("the " + where + " ended after " + n + " of the " + length
           + " bytes its Content-Length announced");
     }
     return ByteString.takeOwnership(b);
   }
 
-  private static ByteString unknown(InputStream in, int maxBytes, String where)
-      throws IOException {
+  private static ByteString unknown(InputStream in, int maxBytes, RootBudget budget,
+      String where) throws IOException {
     List<byte[]> chunks = new ArrayList<>(4);
     long total = 0;
+    boolean whole = false;
     try {
       while (true) {
         byte[] chunk = borrow();
         chunks.add(chunk);
         int filled = in.readNBytes(chunk, 0, chunk.length);
+        budget.take(filled, where);
         total += filled;
         if (total > maxBytes) {
           throw tooLong(maxBytes, total, where);
@@ -74,9 +87,13 @@ public final class RootReader {
         System.arraycopy(c, 0, all, at, n);
         at += n;
       }
+      whole = true;
       return ByteString.takeOwnership(all);
     } finally {
       chunks.forEach(RootReader::giveBack);
+      if (!whole) {
+        budget.give(total);
+      }
     }
   }
 
