@@ -1,6 +1,7 @@
 /** The SOAP client: soap and xop over one HTTP client, nothing else. */
 module dev.ferry.client {
   requires transitive dev.ferry.soap;
+  requires transitive dev.ferry.security;
   requires io.netty.buffer;
   requires io.netty.codec;
   requires io.netty.codec.http;

@@ -1,6 +1,7 @@
 /** The SOAP server: an embedded Jetty 12 on virtual threads, a Servlet 6 servlet, dispatch. */
 module dev.ferry.server {
   requires transitive dev.ferry.soap;
+  requires transitive dev.ferry.security;
   requires transitive jakarta.servlet;
   requires org.eclipse.jetty.http;
   requires org.eclipse.jetty.server;

@@ -4,4 +4,6 @@ module dev.ferry.soap {
   requires org.codehaus.stax2;
 
   exports dev.ferry.soap;
+
+  uses dev.ferry.soap.MessageGuardFactory;
 }

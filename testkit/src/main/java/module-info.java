@@ -3,6 +3,8 @@ module dev.ferry.testkit {
   requires transitive org.junit.jupiter.api;
   requires transitive org.junit.jupiter.params;
   requires jdk.management;
+  requires org.bouncycastle.provider;
+  requires org.bouncycastle.pkix;
 
   exports dev.ferry.testkit;
 }

@@ -2,7 +2,10 @@ package dev.ferry.broker;
 
 import dev.ferry.client.SoapClient;
 import dev.ferry.client.internal.HttpConnections;
+import dev.ferry.client.internal.NettyTls;
 import dev.ferry.client.internal.Transport;
+import dev.ferry.security.Authenticator;
+import dev.ferry.security.TlsSettings;
 import dev.ferry.soap.SoapCodec;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
@@ -13,10 +16,13 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,6 +44,8 @@ public final class Broker implements AutoCloseable {
   private final Builder config;
   private final Transport transport;
   private final HttpConnections backends;
+  private final Map<Routes.Route, HttpConnections> tlsBackends = new IdentityHashMap<>();
+  private final SslContext tls;
   private final BrokerMetrics metrics;
   private final SoapClient auditClient;
   private final Audit audit;
@@ -49,6 +57,13 @@ public final class Broker implements AutoCloseable {
     this.config = b;
     this.transport = Transport.start(b.options.ioThreads(), "ferry-broker");
     this.backends = new HttpConnections(transport, b.routes.timeout(), b.routes.timeout());
+    for (Routes.Route r : b.routes.routes()) {
+      if (r.policy().backendTls() != null) {
+        tlsBackends.put(r, new HttpConnections(transport, b.routes.timeout(),
+            b.routes.timeout(), NettyTls.client(r.policy().backendTls())));
+      }
+    }
+    this.tls = b.tls == null ? null : NettyTls.server(b.tls);
     this.metrics = new BrokerMetrics(b.routes.routes());
     this.auditClient = SoapClient.builder().codec(b.codec).timeout(b.routes.timeout()).build();
     this.audit = new Audit(auditClient);
@@ -81,8 +96,8 @@ public final class Broker implements AutoCloseable {
     }
     InetSocketAddress at = (InetSocketAddress) listener.localAddress();
     context = new BrokerContext(config.codec, new Forwarding(config.routes, config.name),
-        backends, config.options, metrics, audit, new AtomicInteger(),
-        "http://" + hostForUrl(config.host) + ":" + at.getPort());
+        backends, tlsBackends, config.options, metrics, audit, new AtomicInteger(),
+        (tls == null ? "http" : "https") + "://" + hostForUrl(config.host) + ":" + at.getPort());
     return this;
   }
 
@@ -95,13 +110,19 @@ public final class Broker implements AutoCloseable {
     }
     ch.closeFuture().addListener(f -> connections.decrementAndGet());
     CallerHandler.RawReads raw = new CallerHandler.RawReads();
+    if (tls != null) {
+      ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+    }
     ch.pipeline().addLast(raw,
         new IdleStateHandler(config.options.requestTimeout().toMillis(), 0, 0,
             TimeUnit.MILLISECONDS),
         new HttpServerCodec(new HttpDecoderConfig().setMaxInitialLineLength(8192)
             .setMaxHeaderSize(16 * 1024).setMaxChunkSize(64 * 1024)),
-        new HttpServerExpectContinueHandler(),
-        new CallerHandler(context, raw));
+        new HttpServerExpectContinueHandler());
+    if (config.authenticator != null) {
+      ch.pipeline().addLast(new CallerAuth(config.authenticator));
+    }
+    ch.pipeline().addLast(new CallerHandler(context, raw));
   }
 
   private static String hostForUrl(String host) {
@@ -140,6 +161,7 @@ public final class Broker implements AutoCloseable {
         listener.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
       }
       backends.close();
+      tlsBackends.values().forEach(HttpConnections::close);
       transport.close();
     } finally {
       audit.close();
@@ -155,8 +177,31 @@ public final class Broker implements AutoCloseable {
     private SoapCodec codec = SoapCodec.create();
     private BrokerOptions options = BrokerOptions.DEFAULTS;
     private String name = "ferry-broker";
+    private TlsSettings tls;
+    private Authenticator authenticator;
 
     private Builder() {}
+
+    /**
+     * Listens with TLS (1.3 and 1.2): the broker's key and chain, and whether and against what
+     * client certificates are checked; files are read again when they change. Null (the
+     * default): plain HTTP.
+     */
+    public Builder tls(TlsSettings tls) {
+      this.tls = tls;
+      return this;
+    }
+
+    /**
+     * Who may call: requests of callers it does not authenticate are answered 401 (403 where
+     * only certificates count) and never forwarded; a route may then require some of them
+     * ({@link RoutePolicy}). {@code /health} and {@code /metrics} answer everyone. Null (the
+     * default): everyone, unauthenticated.
+     */
+    public Builder authenticator(Authenticator authenticator) {
+      this.authenticator = authenticator;
+      return this;
+    }
 
     /** The address to bind: loopback by default. */
     public Builder host(String host) {

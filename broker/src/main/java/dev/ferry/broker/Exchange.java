@@ -9,6 +9,7 @@ import dev.ferry.client.internal.ReplyHandler;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeException;
 import dev.ferry.soap.Fault;
+import dev.ferry.soap.FaultException;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
@@ -297,7 +298,8 @@ final class Exchange implements ReplyHandler.Listener {
         ByteString.takeOwnership(body, HEADROOM, heldBytes), type)) {
       Message message = buffer.toMessage();
       version = message.version();
-      Routes.Route r = cx.forwarding().prepare(path, message, soapAction);
+      Routes.Route r = cx.forwarding().prepare(path, message, soapAction,
+          CallerRequest.of(request));
       if (r == null) {
         fault(Forwarding.noRoute(path, message, soapAction));
         return;
@@ -312,7 +314,7 @@ final class Exchange implements ReplyHandler.Listener {
     } catch (IOException e) {
       copy.discard();
       fault(route == null && e instanceof DecodeException d ? Fault.forBadInput(version, d)
-          : Forwarding.failed(version, route, e));
+          : e instanceof FaultException f ? f.fault() : Forwarding.failed(version, route, e));
     }
   }
 
@@ -350,7 +352,7 @@ final class Exchange implements ReplyHandler.Listener {
     HttpConnections.Origin o = HttpConnections.Origin.of(route.to());
     retry = out;
     out.bytes().retain(); // kept for the one retry until a reply begins
-    sendHeld(out, cx.backends().acquire(o, loop), o);
+    sendHeld(out, cx.backends(route).acquire(o, loop), o);
   }
 
   private void sendHeld(Outgoing out, ChannelFuture connecting, HttpConnections.Origin o) {
@@ -392,7 +394,7 @@ final class Exchange implements ReplyHandler.Listener {
     b.close();
     HttpConnections.Origin o = HttpConnections.Origin.of(route.to());
     sendHeld(new Outgoing(out.contentType(), out.bytes().readerIndex(0)),
-        cx.backends().connect(o, loop), o);
+        cx.backends(route).connect(o, loop), o);
     return true;
   }
 
@@ -420,7 +422,8 @@ final class Exchange implements ReplyHandler.Listener {
     try (MessageBuffer buffer = cx.codec().read(streamed, type)) {
       Message message = buffer.toMessage();
       version = message.version();
-      Routes.Route r = cx.forwarding().prepare(path, message, soapAction);
+      Routes.Route r = cx.forwarding().prepare(path, message, soapAction,
+          CallerRequest.of(request));
       if (r == null) {
         onLoop(() -> fault(Forwarding.noRoute(path, message, soapAction)));
         return;
@@ -457,7 +460,7 @@ final class Exchange implements ReplyHandler.Listener {
 
   private void sendStreamed(Message message) throws IOException {
     HttpConnections.Origin o = HttpConnections.Origin.of(route.to());
-    ChannelFuture f = cx.backends().acquire(o, loop);
+    ChannelFuture f = cx.backends(route).acquire(o, loop);
     try {
       f.await();
     } catch (InterruptedException e) {
@@ -510,7 +513,9 @@ final class Exchange implements ReplyHandler.Listener {
       abortCaller("request broken mid-reply: " + e.getMessage());
       return;
     }
-    if (route == null && e instanceof DecodeException d) {
+    if (e instanceof FaultException f) {
+      fault(f.fault());
+    } else if (route == null && e instanceof DecodeException d) {
       fault(Fault.forBadInput(version, d));
     } else if (route == null) {
       abortCaller("request broken: " + e.getMessage());
@@ -526,6 +531,10 @@ final class Exchange implements ReplyHandler.Listener {
     h.set(HttpHeaderNames.CONTENT_TYPE, type);
     if (soapAction != null) {
       h.set("SOAPAction", SoapBinding.soapActionHeader(soapAction));
+    }
+    String identityHeader = route.policy().identityHeader();
+    if (identityHeader != null && CallerRequest.of(request) != null) {
+      h.set(identityHeader, CallerRequest.of(request).getName());
     }
     return h;
   }
@@ -749,7 +758,7 @@ final class Exchange implements ReplyHandler.Listener {
     }
     backend = null;
     if (requestSent && !discardReply) {
-      cx.backends().release(b, origin, loop);
+      cx.backends(route).release(b, origin, loop);
     } else {
       b.close();
     }
@@ -936,7 +945,7 @@ final class Exchange implements ReplyHandler.Listener {
       requestRead = true;
       HttpConnections.Origin o = HttpConnections.Origin.of(r.to());
       URI wsdl = URI.create(r.to().toString().replaceAll("\\?.*$", "") + "?wsdl");
-      cx.backends().acquire(o, loop).addListener((ChannelFuture f) -> {
+      cx.backends(route).acquire(o, loop).addListener((ChannelFuture f) -> {
         if (!f.isSuccess()) {
           failed(connectFailure(f.cause()));
           return;

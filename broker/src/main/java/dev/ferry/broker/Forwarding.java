@@ -1,12 +1,16 @@
 package dev.ferry.broker;
 
 import dev.ferry.bytes.DecodeException;
+import dev.ferry.security.Identity;
+import dev.ferry.soap.Addressing;
 import dev.ferry.soap.Fault;
+import dev.ferry.soap.FaultException;
 import dev.ferry.soap.HeaderBlock;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.SoapVersion;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.util.Set;
 import javax.xml.namespace.QName;
 
 /**
@@ -33,20 +37,45 @@ final class Forwarding {
   }
 
   /**
-   * Picks the route for a request to {@code path} and changes the message for it; returns null,
-   * leaving the message as it was, if no route matches.
+   * Picks the route for a request to {@code path} from {@code caller} (null: not authenticated)
+   * and changes the message for it; returns null, leaving the message as it was, if no route
+   * matches.
+   *
+   * @throws FaultException if the route does not let the caller through, or the message fails
+   *     the route's WS-Security checks
+   * @throws IOException if the route's WS-Security cannot sign the changed message anew
    */
-  Routes.Route prepare(String path, Message message, String soapAction) {
+  Routes.Route prepare(String path, Message message, String soapAction, Identity caller)
+      throws IOException {
     Routes.Route route = routes.match(path, message.addressing().action(), soapAction);
     if (route == null) {
       return null;
     }
-    if (route.alwaysSetTo() || message.addressing().to() != null) {
+    RoutePolicy policy = route.policy();
+    policy.admit(caller, route, message.version());
+    Set<QName> signed = Set.of();
+    if (policy.verify() != null) {
+      signed = policy.verify().open(message).protectedHeaders();
+    }
+    if (policy.resign() != null) {
+      message.removeHeaders(SECURITY);
+      signed = Set.of();
+    }
+    // a header a signature covers is never rewritten: the backend could not verify it then
+    if ((route.alwaysSetTo() || message.addressing().to() != null)
+        && !signed.contains(Addressing.TO)) {
       message.addressing().setTo(route.to().toString());
     }
     message.addHeader(HeaderBlock.text(TRACE, name + " " + Long.toHexString(System.nanoTime())));
+    if (policy.resign() != null) {
+      policy.resign().protect(message);
+    }
     return route;
   }
+
+  /** The WS-Security header block. */
+  static final QName SECURITY = new QName("http://docs.oasis-open.org/wss/2004/01/"
+      + "oasis-200401-wss-wssecurity-secext-1.0.xsd", "Security");
 
   /** The Sender fault for a request to {@code path} that no route matches. */
   static Fault noRoute(String path, Message message, String soapAction) {
@@ -62,6 +91,9 @@ final class Forwarding {
    * down, slow or broke (Receiver, naming the route only).
    */
   static Fault failed(SoapVersion version, Routes.Route route, IOException e) {
+    if (e instanceof FaultException f) {
+      return f.fault();
+    }
     if (e instanceof DecodeException d) {
       return Fault.forBadInput(version, d);
     }

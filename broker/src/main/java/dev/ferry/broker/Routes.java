@@ -1,14 +1,13 @@
 package dev.ferry.broker;
 
+import dev.ferry.soap.SettingValues;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -28,13 +27,34 @@ import org.yaml.snakeyaml.error.YAMLException;
  *     audit: /var/log/ferry-audit   # optional: a copy of each request, to a directory or URL
  *     wsaTo: always       # optional: set wsa:To to the backend even if the caller sent none
  *                         # (default if-present: rewrite it only where the caller sent one)
+ *     require: [alice, "CN=client,O=Ferry"]  # optional: only these authenticated callers
+ *                         # (or: require: any, for every authenticated caller)
+ *     identityHeader: X-Ferry-Caller  # optional: who called, for the backend
+ *     backendTls:         # optional, for an https backend (default: the JDK's trust)
+ *       trust: /etc/ferry/backend-ca.pem      # PEM CA certificates, or a .p12/.jks store
+ *       trustPassword: changeit               # for a store
+ *       certificate: /etc/ferry/broker.pem    # the broker's client certificate chain (PEM)
+ *       key: /etc/ferry/broker.key            # and its key (PEM), or:
+ *       keyStore: /etc/ferry/broker.p12       # a PKCS#12 file with both
+ *       password: changeit                    # the key's or the store's
+ *     wsSecurity:         # optional: WS-Security checked before forwarding (see
+ *       inbound:          # dev.ferry.wssecurity.WsSecurityConfig for every key)
+ *         timestamp: 5m
+ *         signBody: true
+ *       trust: signers-ca.pem
+ *       outbound:         # optional: the caller's security header is removed and the
+ *         signBody: true  # changed message signed anew with the broker's key
+ *       certificate: broker.pem
+ *       key: broker.key
  * </pre>
+ *
+ * Relative file names are read from the routes file's folder.
  *
  * The first route whose path (and action, if given) matches wins. Immutable.
  */
 public final class Routes {
   private static final Set<String> ROUTE_KEYS = Set.of("path", "action", "to", "audit",
-      "wsaTo");
+      "wsaTo", "require", "identityHeader", "backendTls", "wsSecurity");
   private static final Set<String> TOP_KEYS = Set.of("timeout", "routes");
 
   private final List<Route> routes;
@@ -44,7 +64,17 @@ public final class Routes {
    * One route: where requests for a path (and action) go, where their copy goes, and whether
    * wsa:To is set even where the caller sent none.
    */
-  public record Route(String path, String action, URI to, String audit, boolean alwaysSetTo) {
+  public record Route(String path, String action, URI to, String audit, boolean alwaysSetTo,
+      RoutePolicy policy) {
+    public Route {
+      policy = policy == null ? RoutePolicy.NONE : policy;
+    }
+
+    /** A route without a policy: everyone through, the JDK's trust towards the backend. */
+    public Route(String path, String action, URI to, String audit, boolean alwaysSetTo) {
+      this(path, action, to, audit, alwaysSetTo, RoutePolicy.NONE);
+    }
+
     /** A route that rewrites wsa:To only where the caller sent one. */
     public Route(String path, String action, URI to, String audit) {
       this(path, action, to, audit, false);
@@ -71,10 +101,10 @@ public final class Routes {
     return new Routes(routes, Duration.ofSeconds(60));
   }
 
-  /** Reads a routing table from a YAML file. */
+  /** Reads a routing table from a YAML file; relative file names in it are the file's folder's. */
   public static Routes load(Path file) throws IOException {
     try {
-      return parse(Files.readString(file));
+      return parse(Files.readString(file), file.toAbsolutePath().getParent());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
     }
@@ -86,6 +116,10 @@ public final class Routes {
    * @throws IllegalArgumentException naming the entry and key that is wrong
    */
   public static Routes parse(String yaml) {
+    return parse(yaml, Path.of("").toAbsolutePath());
+  }
+
+  private static Routes parse(String yaml, Path base) {
     Object root;
     try {
       root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
@@ -101,12 +135,12 @@ public final class Routes {
     }
     List<Route> routes = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
-      routes.add(route(map(list.get(i), "routes[" + i + "]"), "routes[" + i + "]"));
+      routes.add(route(map(list.get(i), "routes[" + i + "]"), "routes[" + i + "]", base));
     }
     return new Routes(routes, timeout);
   }
 
-  private static Route route(Map<?, ?> m, String where) {
+  private static Route route(Map<?, ?> m, String where, Path base) {
     checkKeys(m, ROUTE_KEYS, where);
     String path = string(m, "path", where, true);
     if (!path.startsWith("/")) {
@@ -130,10 +164,11 @@ public final class Routes {
           + wsaTo);
     }
     return new Route(path, string(m, "action", where, false), uri,
-        string(m, "audit", where, false), "always".equals(wsaTo));
+        string(m, "audit", where, false), "always".equals(wsaTo),
+        RouteFiles.policy(m, where, base));
   }
 
-  private static Map<?, ?> map(Object o, String where) {
+  static Map<?, ?> map(Object o, String where) {
     if (o instanceof Map<?, ?> m) {
       return m;
     }
@@ -141,7 +176,7 @@ public final class Routes {
         + (o == null ? "nothing" : o.getClass().getSimpleName()));
   }
 
-  private static void checkKeys(Map<?, ?> m, Set<String> known, String where) {
+  static void checkKeys(Map<?, ?> m, Set<String> known, String where) {
     for (Object k : m.keySet()) {
       if (!known.contains(String.valueOf(k))) {
         throw new IllegalArgumentException(where + ": unknown key \"" + k + "\" (known: "
@@ -150,7 +185,7 @@ public final class Routes {
     }
   }
 
-  private static String string(Map<?, ?> m, String key, String where, boolean required) {
+  static String string(Map<?, ?> m, String key, String where, boolean required) {
     Object v = m.get(key);
     if (v == null) {
       if (required) {
@@ -166,25 +201,7 @@ public final class Routes {
 
   /** Reads {@code 30s}, {@code 500ms}, {@code 2m} or a number of seconds. */
   static Duration duration(Object v, String where) {
-    String s = String.valueOf(v).strip().toLowerCase(Locale.ROOT);
-    try {
-      if (v instanceof Number n) {
-        return Duration.ofMillis(Math.round(n.doubleValue() * 1000));
-      }
-      if (s.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).strip()));
-      }
-      if (s.endsWith("s")) {
-        return Duration.ofMillis(Math.round(
-            Double.parseDouble(s.substring(0, s.length() - 1).strip()) * 1000));
-      }
-      if (s.endsWith("m")) {
-        return Duration.ofMinutes(Long.parseLong(s.substring(0, s.length() - 1).strip()));
-      }
-      return Duration.parse(s.toUpperCase(Locale.ROOT));
-    } catch (NumberFormatException | DateTimeParseException e) {
-      throw new IllegalArgumentException(where + ": expected a duration such as 30s, got " + v);
-    }
+    return SettingValues.duration(v, where);
   }
 
   public List<Route> routes() {

@@ -39,13 +39,16 @@ final class BrokerCommand implements Callable<Integer> {
 
   @Mixin LimitOptions limits;
 
+  @Mixin TlsListenOptions security;
+
   @Override
   public Integer call() throws IOException {
     listen.check(spec);
     Routes routes = Routes.load(routesFile);
     ServerLogging.configure(true, ServerLogging.verbose(spec));
     try (Broker broker = Broker.builder().host(listen.host).port(listen.port).codec(limits.codec())
-        .routes(routes).build()
+        .routes(routes).tls(security.settings(spec)).authenticator(security.authenticator(spec))
+        .build()
         .start()) {
       PrintWriter out = spec.commandLine().getOut();
       out.println("broker at " + broker.uri("/") + ", timeout " + routes.timeout().toSeconds()

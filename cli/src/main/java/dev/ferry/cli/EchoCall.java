@@ -3,6 +3,7 @@ package dev.ferry.cli;
 import dev.ferry.bytes.ByteSequence;
 import dev.ferry.client.SoapClient;
 import dev.ferry.client.SoapHttpException;
+import dev.ferry.client.SoapRequest;
 import dev.ferry.client.SoapResponse;
 import dev.ferry.sample.EchoService;
 import dev.ferry.soap.Fault;
@@ -17,6 +18,7 @@ import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.util.function.UnaryOperator;
 
 /**
  * One testMtom echo call, as the demo and {@code ferry send} make it: the request is written
@@ -43,19 +45,26 @@ final class EchoCall {
   private final String operation;
   private final String soapAction;
 
+  private final UnaryOperator<SoapRequest.Builder> options;
+
   /** Calls Ferry's echo contract's own operation, testMtom. */
   EchoCall(SoapClient client, SoapCodec codec, SoapVersion version) {
-    this(client, codec, version, EchoService.REQUEST.getLocalPart(), EchoService.SOAP_ACTION);
+    this(client, codec, version, EchoService.REQUEST.getLocalPart(), EchoService.SOAP_ACTION,
+        UnaryOperator.identity());
   }
 
-  /** Calls {@code operation} of the echo contract (see {@link EchoService#OPERATIONS}). */
+  /**
+   * Calls {@code operation} of the echo contract (see {@link EchoService#OPERATIONS});
+   * {@code options} puts a call's credentials and headers on each request.
+   */
   EchoCall(SoapClient client, SoapCodec codec, SoapVersion version, String operation,
-      String soapAction) {
+      String soapAction, UnaryOperator<SoapRequest.Builder> options) {
     this.client = client;
     this.codec = codec;
     this.version = version;
     this.operation = operation;
     this.soapAction = soapAction;
+    this.options = options;
   }
 
   /** Sends {@code blob} as the attachinfo of a testMtom request; {@code sink} gets the echo. */
@@ -74,7 +83,9 @@ final class EchoCall {
   private Result send(URI uri, Payload request, OutputStream sink) throws IOException {
     CountedPayload counted = new CountedPayload(request);
     long start = System.nanoTime();
-    try (SoapResponse r = client.call(uri, counted, soapAction)) {
+    SoapRequest call = options.apply(SoapRequest.builder(uri, counted)
+        .soapAction(soapAction)).build();
+    try (SoapResponse r = client.call(call)) {
       if (r.message() == null) {
         throw new PeerException(uri + " answered HTTP " + r.status() + " without a message");
       }

@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
     description = "Ferry: MIME, MTOM, SOAP and LDAP messages with as few copies as the bytes"
         + " allow.",
     subcommands = {DemoCommand.class, ServeCommand.class, BrokerCommand.class, SendCommand.class,
+        PasswdCommand.class,
         MimeCommand.class, LdapCommand.class, BenchCommand.class, CompletionCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Examples:",

@@ -92,6 +92,8 @@ final class SendCommand implements Callable<Integer> {
 
   @Mixin LimitOptions limits;
 
+  @Mixin ClientTlsOptions security;
+
   @Override
   public Integer call() throws IOException {
     checkOptions();
@@ -103,11 +105,14 @@ final class SendCommand implements Callable<Integer> {
         : LimitOptions.rootBytesForInline((int) Math.min(blobBytes, Integer.MAX_VALUE)));
     MessageDigest echoed = MimeInspect.sha256();
     EchoCall.Result result;
-    try (SoapClient client = SoapClient.builder().codec(codec)
-        .timeout(Duration.ofSeconds(timeoutSeconds)).build();
+    dev.ferry.security.TlsSettings tls = security.settings(spec);
+    SoapClient.Builder clientBuilder = SoapClient.builder().codec(codec)
+        .timeout(Duration.ofSeconds(timeoutSeconds));
+    try (SoapClient client = (tls == null ? clientBuilder : clientBuilder.tls(tls)).build();
         OutputStream sink = new DigestOutputStream(OutputStream.nullOutputStream(), echoed)) {
       EchoCall echo = new EchoCall(client, codec, soap12 ? SoapVersion.SOAP_12
-          : SoapVersion.SOAP_11, operation, soapAction());
+          : SoapVersion.SOAP_11, operation, soapAction(), request -> security.apply(spec,
+          request));
       result = send(echo, generated, blobBytes, sink);
     }
     Summary summary = new Summary(blobBytes, HexFormat.of().formatHex(sentDigest), result,

@@ -1,6 +1,7 @@
 package dev.ferry.cli;
 
 import dev.ferry.sample.EchoService;
+import dev.ferry.server.ServerOptions;
 import dev.ferry.server.SoapServer;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -29,6 +30,8 @@ import picocli.CommandLine.Spec;
         "  ferry serve --port 0                           # any free port; the URL is printed",
         "  ferry serve --host 0.0.0.0 --port 9000 --path /services/echo",
         "  ferry serve --config endpoints.yaml             # see below",
+        "  ferry serve --tls-cert server.pem --tls-key server.key --users users.txt",
+        "  ferry serve --tls-cert server.pem --tls-key server.key --client-ca ca.pem --cert-auth",
         "", "endpoints.yaml (files relative to it):",
         "  endpoints:",
         "    - path: /echo",
@@ -52,12 +55,15 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin LimitOptions limits;
 
+  @Mixin TlsListenOptions security;
+
   @Override
   public Integer call() throws IOException {
     checkOptions();
     ServerLogging.configure(true, ServerLogging.verbose(spec));
     SoapServer.Builder builder = SoapServer.builder().host(listen.host).port(listen.port)
-        .codec(limits.codec());
+        .codec(limits.codec()).tls(security.settings(spec))
+        .options(ServerOptions.builder().authenticator(security.authenticator(spec)).build());
     List<String> paths = List.of(path);
     if (config != null) {
       try {

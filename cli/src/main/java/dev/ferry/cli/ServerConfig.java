@@ -6,6 +6,8 @@ import dev.ferry.server.Dispatcher;
 import dev.ferry.server.Endpoint;
 import dev.ferry.server.SoapServer;
 import dev.ferry.soap.MessageBuffer;
+import dev.ferry.soap.MessageGuard;
+import dev.ferry.soap.MessageGuardFactory;
 import dev.ferry.soap.SoapCodec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,13 +33,17 @@ import org.yaml.snakeyaml.error.YAMLException;
  *   - path: /quotes
  *     reply: quote-reply.xml     # this SOAP envelope answers every request
  *     wsdl: quotes.wsdl          # optional
+ *     wsSecurity:                # optional: WS-Security (see docs/security.md)
+ *       inbound: {timestamp: 5m, signBody: true}
+ *       trust: ca.pem
  * </pre>
  *
  * Files are relative to the YAML file's folder. Replies are checked when the file is read: a
  * reply that is not a SOAP envelope is an error naming the entry, not a surprise at run time.
  */
 public final class ServerConfig {
-  private static final Set<String> KEYS = Set.of("path", "service", "reply", "wsdl");
+  private static final Set<String> KEYS = Set.of("path", "service", "reply", "wsdl",
+      "wsSecurity");
 
   private ServerConfig() {}
 
@@ -102,7 +108,22 @@ public final class ServerConfig {
     if (wsdl != null) {
       b.wsdl(Files.readString(dir.resolve(wsdl)));
     }
+    if (entry.get("wsSecurity") instanceof Map<?, ?> wss) {
+      b.guard(guard(wss, dir, where + ".wsSecurity"));
+    } else if (entry.get("wsSecurity") != null) {
+      throw new IllegalArgumentException(where + ".wsSecurity: expected a mapping");
+    }
     return b.build();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static MessageGuard guard(Map<?, ?> settings, Path dir, String where)
+      throws IOException {
+    try {
+      return MessageGuardFactory.create("ws-security", (Map<String, ?>) settings, dir);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+    }
   }
 
   /** An endpoint that answers every request with the envelope in {@code file}. */

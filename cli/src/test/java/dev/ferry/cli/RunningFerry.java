@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * and an interrupt stops it, as Ctrl-C would.
  */
 final class RunningFerry implements AutoCloseable {
-  private static final Pattern URL = Pattern.compile("(http|ldap)://127\\.0\\.0\\.1:\\d+/?\\S*");
+  private static final Pattern URL =
+      Pattern.compile("(https?|ldap)://(127\\.0\\.0\\.1|localhost):\\d+/?\\S*");
 
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();

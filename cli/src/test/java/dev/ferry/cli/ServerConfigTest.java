@@ -27,6 +27,33 @@ class ServerConfigTest {
       + "soap-envelope\"><s:Body><q:quote xmlns:q=\"urn:q\">42</q:quote></s:Body></s:Envelope>";
 
   @Test
+  void anEndpointCanRequireWsSecurity(@TempDir Path dir) throws Exception {
+    Path yaml = Files.writeString(dir.resolve("endpoints.yaml"), """
+        endpoints:
+          - path: /echo
+            service: echo
+            wsSecurity:
+              inbound: {timestamp: 5m}
+        """);
+    SoapServer.Builder builder = SoapServer.builder();
+    ServerConfig.apply(yaml, CODEC, builder);
+    try (SoapServer server = builder.build().start();
+        SoapClient client = SoapClient.create();
+        SoapResponse r = client.call(server.uri("/echo"), EchoService.request(CODEC,
+            SoapVersion.SOAP_11, MtomPolicy.NEVER, "n", ByteString.of(new byte[10])), null)) {
+      assertThat(r.fault().code().getLocalPart()).isEqualTo("InvalidSecurity");
+    }
+    Path bad = Files.writeString(dir.resolve("bad.yaml"), """
+        endpoints:
+          - path: /echo
+            service: echo
+            wsSecurity: {inbound: {timestamp: later}}
+        """);
+    assertThatThrownBy(() -> ServerConfig.apply(bad, CODEC, SoapServer.builder()))
+        .hasMessageContaining("endpoints[0].wsSecurity: inbound.timestamp: expected a duration");
+  }
+
+  @Test
   void servesTheEchoAndAFixedReplyWithItsWsdl(@TempDir Path dir) throws Exception {
     Files.writeString(dir.resolve("reply.xml"), REPLY);
     Files.writeString(dir.resolve("q.wsdl"), "<definitions><soap:address xmlns:soap=\"x\" "

@@ -16,16 +16,22 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * One blocking call of {@link SoapClient} on one connection: the reply's head is awaited by the
- * calling thread, its body read from the connection as it comes. When the reply was read to its
- * end (or a little of its rest drained) and the request went out whole, the connection goes back
- * to the pool; otherwise it is closed, which is how a call is aborted.
+ * One call of {@link SoapClient} on one connection: the reply's head is awaited, its body read
+ * from the connection as it comes, by the calling thread (a blocking call) or by whoever
+ * {@link #whenReadable} names (an asynchronous one). When the reply was read to its end (or a
+ * little of its rest drained) and the request went out whole, the connection goes back to the
+ * pool; otherwise it is closed, which is how a call is aborted.
  */
 final class Call implements ReplyHandler.Listener, AutoCloseable {
   /** Reply bytes waiting unread beyond this stop the connection's reading. */
   private static final int PAUSE_BYTES = 256 * 1024;
   /** The most of an unread rest that is read on close so that the connection can be reused. */
   private static final int DRAIN_BYTES = 64 * 1024;
+  /**
+   * An asynchronous call's reply up to this is read whole before it is parsed (on the event
+   * loop, with nothing to wait for); a longer one is parsed as it comes by a virtual thread.
+   */
+  static final int HOLD_BYTES = 64 * 1024;
 
   private final HttpConnections connections;
   private final HttpConnections.Origin origin;
@@ -37,14 +43,47 @@ final class Call implements ReplyHandler.Listener, AutoCloseable {
   private volatile boolean sent;
   private boolean keepAlive;
   private boolean closed;
+  /** For an asynchronous call: told once the reply can be read, and whether it is all here. */
+  private Readable readable;
+  private long arrived;
 
-  Call(HttpConnections connections, HttpConnections.Origin origin, Channel channel, URI uri) {
+  /** Told, on the event loop, that a reply can be read. */
+  interface Readable {
+    /** {@code whole}: the reply ended (or failed) and reading it will not wait. */
+    void ready(Call call, boolean whole);
+  }
+
+  /** A call on {@code channel}; {@code timeoutMillis} is its timeout of progress. */
+  Call(HttpConnections connections, HttpConnections.Origin origin, Channel channel, URI uri,
+      long timeoutMillis) {
     this.connections = connections;
     this.origin = origin;
     this.channel = channel;
     this.uri = uri;
     this.body = new ChannelInputStream(channel, PAUSE_BYTES);
+    connections.timeout(channel, timeoutMillis);
     HttpConnections.replies(channel).expect(this);
+  }
+
+  /**
+   * Has {@code r} told, once, when the reply ended or failed (reading will not wait), or when
+   * more than {@link #HOLD_BYTES} of it arrived (reading may wait for the rest). Before the
+   * request goes out.
+   */
+  void whenReadable(Readable r) {
+    this.readable = r;
+  }
+
+  private void ready(boolean whole) {
+    Readable r = readable;
+    if (r != null) {
+      readable = null;
+      r.ready(this, whole);
+    }
+  }
+
+  URI uri() {
+    return uri;
   }
 
   Channel channel() {
@@ -123,11 +162,15 @@ final class Call implements ReplyHandler.Listener, AutoCloseable {
 
   @Override
   public void content(ByteBuf bytes, boolean last) {
+    arrived += bytes.readableBytes();
     if (bytes.isReadable()) {
       body.offer(bytes.retain());
     }
     if (last) {
       body.end();
+      ready(true);
+    } else if (arrived > HOLD_BYTES) {
+      ready(false);
     }
   }
 
@@ -139,6 +182,7 @@ final class Call implements ReplyHandler.Listener, AutoCloseable {
     if (s != null) {
       s.fail(cause);
     }
+    ready(true);
   }
 
   @Override

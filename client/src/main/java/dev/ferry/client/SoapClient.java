@@ -1,11 +1,14 @@
 package dev.ferry.client;
 
 import dev.ferry.client.internal.HttpConnections;
+import dev.ferry.client.internal.NettyTls;
 import dev.ferry.client.internal.RequestBody;
 import dev.ferry.client.internal.Transport;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeException;
+import dev.ferry.security.TlsSettings;
 import dev.ferry.soap.MessageBuffer;
+import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapCodec;
@@ -26,12 +29,14 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -62,7 +67,9 @@ public final class SoapClient implements AutoCloseable {
     this.codec = b.codec;
     this.bufferBytes = b.bufferBytes;
     this.transport = Transport.start(b.threads, "ferry-client");
-    this.connections = new HttpConnections(transport, b.connectTimeout, b.timeout);
+    this.connections = b.tls == null
+        ? new HttpConnections(transport, b.connectTimeout, b.timeout)
+        : new HttpConnections(transport, b.connectTimeout, b.timeout, NettyTls.client(b.tls));
   }
 
   public static Builder builder() {
@@ -79,35 +86,47 @@ public final class SoapClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code request} to {@code uri} and returns the reply, whose root part has been read.
-   * A payload is written once per call; one made by {@code SoapCodec.payload} can be sent
-   * again, one forwarding a received message cannot (its attachments come from the connection
-   * it arrived on).
+   * Sends {@code request} to {@code uri} and returns the reply, whose root part has been read:
+   * the short form of {@link #call(SoapRequest)}.
    *
    * @param soapAction sent as the SOAPAction header if not null
-   * @throws SoapHttpException if the reply is not SOAP (such as a 404 page)
-   * @throws SocketTimeoutException if the exchange made no progress for the timeout
-   * @throws ConnectException if the peer cannot be reached (naming the URL)
    */
   public SoapResponse call(URI uri, Payload request, String soapAction) throws IOException {
+    return call(SoapRequest.builder(uri, request).soapAction(soapAction).build());
+  }
+
+  /**
+   * Sends {@code request} and returns the reply, whose root part has been read; its attachments
+   * stream from the connection as they are read. A payload is written once per call; one made by
+   * {@code SoapCodec.payload} can be sent again, one forwarding a received message cannot (its
+   * attachments come from the connection it arrived on).
+   *
+   * @throws SoapHttpException if the reply is not SOAP (such as a 404 page or a 401)
+   * @throws SocketTimeoutException if the exchange made no progress for the timeout
+   * @throws ConnectException if the peer cannot be reached (naming the URL)
+   * @throws javax.net.ssl.SSLException if TLS fails (a certificate not trusted, another host's)
+   */
+  public SoapResponse call(SoapRequest request) throws IOException {
+    URI uri = request.uri();
     HttpConnections.Origin origin = HttpConnections.Origin.of(uri);
-    Call call = new Call(connections, origin, connect(origin, uri, true), uri);
+    long timeout = timeoutMillis(request);
+    Call call = new Call(connections, origin, connect(origin, uri, true), uri, timeout);
     boolean handedOver = false;
     try {
-      Supplier<FullHttpRequest> held = send(call, uri, request, soapAction);
+      Supplier<FullHttpRequest> held = send(call, request);
       SoapResponse reply;
       try {
-        reply = read(call, uri);
+        reply = read(call, request.guard());
       } catch (IOException e) {
         if (held == null || !call.retryable(e)) {
           throw e;
         }
         // the pooled connection was closed by its peer as it was taken: once more, on a new one
         call.close();
-        call = new Call(connections, origin, connect(origin, uri, false), uri);
+        call = new Call(connections, origin, connect(origin, uri, false), uri, timeout);
         call.send(held.get());
         call.sent();
-        reply = read(call, uri);
+        reply = read(call, request.guard());
       }
       handedOver = true;
       return reply;
@@ -116,6 +135,133 @@ public final class SoapClient implements AutoCloseable {
         call.close();
       }
     }
+  }
+
+  /**
+   * Sends {@code request} and returns the reply when it comes, without a thread waiting for it:
+   * the connection is made and the reply read on the client's event loop, and a reply up to
+   * 64 KiB is parsed there once it came whole; a longer one is parsed by a virtual thread while
+   * it comes. The request is written by the calling thread: one up to the client's buffer into
+   * memory, a longer one streamed to the connection before this method returns.
+   *
+   * <p>The future completes on the event loop (or that virtual thread): stages that block
+   * belong on an executor of their own ({@code thenApplyAsync(f, executor)}). Failures are
+   * those of {@link #call(SoapRequest)}; cancelling the future aborts the call.
+   */
+  public CompletableFuture<SoapResponse> callAsync(SoapRequest request) {
+    CompletableFuture<SoapResponse> result = new CompletableFuture<>();
+    URI uri = request.uri();
+    HttpConnections.Origin origin;
+    try {
+      origin = HttpConnections.Origin.of(uri);
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    AsyncSend send = new AsyncSend(request, origin, result);
+    try {
+      send.writeBody();
+    } catch (IOException | RuntimeException e) {
+      send.abort(e);
+    }
+    return result;
+  }
+
+  /** Sends one asynchronous call: its body held (then sent from the loop) or streamed. */
+  private final class AsyncSend {
+    private final SoapRequest request;
+    private final HttpConnections.Origin origin;
+    private final CompletableFuture<SoapResponse> result;
+    private Call call;
+
+    AsyncSend(SoapRequest request, HttpConnections.Origin origin,
+        CompletableFuture<SoapResponse> result) {
+      this.request = request;
+      this.origin = origin;
+      this.result = result;
+    }
+
+    void writeBody() throws IOException {
+      Payload payload = payload(request);
+      HttpHeaders headers = headers(request, payload);
+      RequestBody body = new RequestBody(bufferBytes, () -> {
+        // longer than the buffer: connect now and stream from this thread
+        call = start(connect(origin, request.uri(), true));
+        return streamHead(call, request, headers);
+      }, () -> { });
+      payload.writeTo(body);
+      body.finish();
+      if (body.streamed()) {
+        call.sent();
+        return;
+      }
+      connections.acquire(origin, null).addListener((ChannelFuture f) -> {
+        if (!f.isSuccess()) {
+          fail(connectFailure(request.uri(), f.cause()));
+          return;
+        }
+        call = start(f.channel());
+        sendHeld(call, request, headers, body);
+      });
+    }
+
+    private Call start(Channel ch) {
+      Call c = new Call(connections, origin, ch, request.uri(), timeoutMillis(request));
+      c.whenReadable(this::readable);
+      result.whenComplete((r, t) -> {
+        if (result.isCancelled()) {
+          c.abort(new IOException("the call was cancelled"));
+        }
+      });
+      return c;
+    }
+
+    /** On the loop: the reply came whole (parse it here) or is long (parse as it comes). */
+    private void readable(Call c, boolean whole) {
+      if (whole) {
+        complete(c);
+      } else {
+        Thread.ofVirtual().name("ferry-client-reply").start(() -> complete(c));
+      }
+    }
+
+    private void complete(Call c) {
+      SoapResponse reply;
+      try {
+        reply = read(c, request.guard());
+      } catch (IOException | RuntimeException e) {
+        c.close();
+        result.completeExceptionally(e);
+        return;
+      }
+      if (!result.complete(reply)) {
+        closeQuietly(reply); // cancelled meanwhile
+      }
+    }
+
+    void abort(Throwable e) {
+      Call c = call;
+      if (c != null) {
+        c.abort(e);
+      }
+      fail(e);
+    }
+
+    private void fail(Throwable e) {
+      result.completeExceptionally(e);
+    }
+  }
+
+  private static void closeQuietly(SoapResponse r) {
+    try {
+      r.close();
+    } catch (IOException e) {
+      // nobody is left to tell
+    }
+  }
+
+  private long timeoutMillis(SoapRequest request) {
+    return request.timeout() != null ? request.timeout().toMillis()
+        : connections.timeoutMillis();
   }
 
   private Channel connect(HttpConnections.Origin origin, URI uri, boolean pooled)
@@ -130,30 +276,42 @@ public final class SoapClient implements AutoCloseable {
       throw new InterruptedIOException("interrupted while connecting to " + uri);
     }
     if (!f.isSuccess()) {
-      Throwable t = f.cause();
-      String why = t == null || t.getMessage() == null ? String.valueOf(t) : t.getMessage();
-      ConnectException e = new ConnectException("cannot connect to " + uri + ": " + why);
-      e.initCause(t);
-      throw e;
+      throw connectFailure(uri, f.cause());
     }
     return f.channel();
+  }
+
+  private static IOException connectFailure(URI uri, Throwable t) {
+    if (t instanceof javax.net.ssl.SSLException ssl) {
+      // a TLS failure says what it is: a certificate not trusted, expired, another host's
+      javax.net.ssl.SSLHandshakeException e = new javax.net.ssl.SSLHandshakeException(
+          "TLS with " + uri + " failed: " + ssl.getMessage());
+      e.initCause(ssl);
+      return e;
+    }
+    String why = t == null || t.getMessage() == null ? String.valueOf(t) : t.getMessage();
+    ConnectException e = new ConnectException("cannot connect to " + uri + ": " + why);
+    e.initCause(t);
+    return e;
+  }
+
+  /** The request's payload, through its guard if it has one. */
+  private static Payload payload(SoapRequest request) throws IOException {
+    return request.guard() == null ? request.payload() : request.guard().protect(
+        request.payload());
   }
 
   /**
    * Sends {@code request}: held whole if it fits the buffer (then returns how to make it again,
    * for a retry), else streamed (then returns null).
    */
-  private Supplier<FullHttpRequest> send(Call call, URI uri, Payload request,
-      String soapAction) throws IOException {
-    HttpHeaders headers = headers(uri, request.contentType(), soapAction);
-    RequestBody body = new RequestBody(bufferBytes, () -> {
-      headers.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
-      call.channel().writeAndFlush(new DefaultHttpRequest(HttpVersion.HTTP_1_1,
-          HttpMethod.POST, target(uri), headers));
-      return call.stream(CHUNK_BYTES);
-    }, () -> { });
+  private Supplier<FullHttpRequest> send(Call call, SoapRequest request) throws IOException {
+    Payload payload = payload(request);
+    HttpHeaders headers = headers(request, payload);
+    RequestBody body = new RequestBody(bufferBytes, () -> streamHead(call, request, headers),
+        () -> { });
     try {
-      request.writeTo(body);
+      payload.writeTo(body);
       body.finish();
     } catch (IOException e) {
       // never let a half-written request look complete: the connection is closed
@@ -167,21 +325,39 @@ public final class SoapClient implements AutoCloseable {
       call.sent();
       return null;
     }
+    return sendHeld(call, request, headers, body);
+  }
+
+  /** Writes the head of a streamed request; returns the stream its body goes on through. */
+  private static OutputStream streamHead(Call call, SoapRequest request, HttpHeaders headers) {
+    headers.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+    call.channel().writeAndFlush(new DefaultHttpRequest(HttpVersion.HTTP_1_1,
+        HttpMethod.POST, target(request.uri()), headers));
+    return call.stream(CHUNK_BYTES);
+  }
+
+  /** Writes a request held whole, with its length; returns how to make it again. */
+  private static Supplier<FullHttpRequest> sendHeld(Call call, SoapRequest request,
+      HttpHeaders headers, RequestBody body) {
     headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.size());
     Supplier<FullHttpRequest> held = () -> new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
-        HttpMethod.POST, target(uri), Unpooled.wrappedBuffer(body.bytes(), 0, body.size()),
-        headers, EmptyHttpHeaders.INSTANCE);
+        HttpMethod.POST, target(request.uri()), Unpooled.wrappedBuffer(body.bytes(), 0,
+            body.size()), headers, EmptyHttpHeaders.INSTANCE);
     call.send(held.get());
     call.sent();
     return held;
   }
 
-  private static HttpHeaders headers(URI uri, String contentType, String soapAction) {
+  private static HttpHeaders headers(SoapRequest request, Payload payload) {
+    URI uri = request.uri();
     HttpHeaders h = new DefaultHttpHeaders();
     h.set(HttpHeaderNames.HOST, uri.getRawAuthority());
-    h.set(HttpHeaderNames.CONTENT_TYPE, contentType);
-    if (soapAction != null) {
-      h.set("SOAPAction", SoapBinding.soapActionHeader(soapAction));
+    h.set(HttpHeaderNames.CONTENT_TYPE, payload.contentType());
+    if (request.soapAction() != null) {
+      h.set("SOAPAction", SoapBinding.soapActionHeader(request.soapAction()));
+    }
+    for (SoapRequest.Header x : request.headers()) {
+      h.add(x.name(), x.value());
     }
     return h;
   }
@@ -192,27 +368,36 @@ public final class SoapClient implements AutoCloseable {
     return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
   }
 
-  private SoapResponse read(Call call, URI uri) throws IOException {
+  private SoapResponse read(Call call, MessageGuard guard) throws IOException {
     HttpResponse head = call.awaitHead();
     int status = head.status().code();
     String contentType = head.headers().get(HttpHeaderNames.CONTENT_TYPE);
     InputStream in = call.body();
     if (status == 202 || status == 204) {
-      return new SoapResponse(status, contentType, null, call);
+      return new SoapResponse(status, head.headers(), null, call);
     }
     MediaType type = parse(contentType);
     if (type == null || SoapBinding.version(type) == null) {
       byte[] start = in.readNBytes(300);
-      throw new SoapHttpException(uri, status, contentType,
+      throw new SoapHttpException(call.uri(), status, contentType,
           new String(start, StandardCharsets.UTF_8));
     }
     MessageBuffer buffer;
     try {
-      buffer = codec.read(in, contentType);
+      buffer = codec.read(in, type);
     } catch (IOException e) {
       throw e instanceof dev.ferry.bytes.DecodeException ? e : call.failure(e);
     }
-    return new SoapResponse(status, contentType, buffer, call);
+    SoapResponse reply = new SoapResponse(status, head.headers(), buffer, call);
+    if (guard != null) {
+      try {
+        reply.open(guard);
+      } catch (IOException | RuntimeException e) {
+        reply.close();
+        throw e;
+      }
+    }
+    return reply;
   }
 
   private static MediaType parse(String contentType) {
@@ -237,8 +422,19 @@ public final class SoapClient implements AutoCloseable {
     private Duration timeout = Duration.ofSeconds(60);
     private int bufferBytes = 1024 * 1024;
     private int threads = 1;
+    private TlsSettings tls;
 
     private Builder() {}
+
+    /**
+     * The TLS of {@code https} calls: the certificates the server's must chain to, and this
+     * client's certificate if the server asks for one (default: the JDK's trust, no
+     * certificate). The server's host name is always checked against its certificate.
+     */
+    public Builder tls(TlsSettings tls) {
+      this.tls = Objects.requireNonNull(tls);
+      return this;
+    }
 
     /** The codec replies are read with (limits, leniency). */
     public Builder codec(SoapCodec codec) {

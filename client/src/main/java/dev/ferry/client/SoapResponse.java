@@ -3,7 +3,14 @@ package dev.ferry.client;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
+import dev.ferry.soap.MessageGuard;
+import io.netty.handler.codec.http.HttpHeaders;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A reply received by {@link SoapClient}: HTTP status, and the message (null for 202 Accepted).
@@ -13,13 +20,18 @@ import java.io.IOException;
 public final class SoapResponse implements AutoCloseable {
   private final int status;
   private final String contentType;
+  private final HttpHeaders httpHeaders;
   private final MessageBuffer buffer;
   private final AutoCloseable release;
   private Message message;
+  private java.security.Principal principal;
+  private Map<String, List<String>> headers;
 
-  SoapResponse(int status, String contentType, MessageBuffer buffer, AutoCloseable release) {
+  SoapResponse(int status, HttpHeaders httpHeaders, MessageBuffer buffer,
+      AutoCloseable release) {
     this.status = status;
-    this.contentType = contentType;
+    this.httpHeaders = httpHeaders;
+    this.contentType = httpHeaders.get("Content-Type");
     this.buffer = buffer;
     this.release = release;
   }
@@ -33,6 +45,27 @@ public final class SoapResponse implements AutoCloseable {
     return contentType;
   }
 
+  /**
+   * Returns every header of the reply: names compared ignoring case, each with its values in
+   * the order received. Read-only.
+   */
+  public Map<String, List<String>> headers() {
+    if (headers == null) {
+      Map<String, List<String>> m = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+      for (Map.Entry<String, String> e : httpHeaders) {
+        m.computeIfAbsent(e.getKey(), k -> new ArrayList<>(1)).add(e.getValue());
+      }
+      m.replaceAll((k, v) -> List.copyOf(v));
+      headers = Collections.unmodifiableMap(m);
+    }
+    return headers;
+  }
+
+  /** Returns the first value of the header {@code name} (any case), or null. */
+  public String header(String name) {
+    return httpHeaders.get(name);
+  }
+
   /** Returns the reply's buffer, or null without a body. */
   public MessageBuffer buffer() {
     return buffer;
@@ -44,6 +77,24 @@ public final class SoapResponse implements AutoCloseable {
       message = buffer.toMessage();
     }
     return message;
+  }
+
+  /**
+   * Who the reply's guard (WS-Security) says sent it: the signer's subject or the UsernameToken's
+   * user; null without a guard or when it does not say.
+   */
+  public java.security.Principal principal() {
+    return principal;
+  }
+
+  /** Passes the reply through {@code guard} (a fault is left as it came). */
+  void open(MessageGuard guard) throws IOException {
+    if (buffer == null || isFault()) {
+      return;
+    }
+    MessageGuard.Opened o = guard.open(message());
+    message = o.message();
+    principal = o.principal();
   }
 
   /** Returns true if the reply is a SOAP fault. */

@@ -32,6 +32,14 @@ public final class FerryProvider extends Provider {
    */
   public static final String CODEC_PROPERTY = EndpointImpl.CODEC;
 
+  /**
+   * A port's request context property: the {@code dev.ferry.security.TlsSettings} of its
+   * {@code https} calls (the certificates trusted, a client certificate); the JDK's trust if
+   * not set. HTTP Basic credentials come from {@code BindingProvider.USERNAME_PROPERTY} and
+   * {@code PASSWORD_PROPERTY}, extra headers from {@code MessageContext.HTTP_REQUEST_HEADERS}.
+   */
+  public static final String TLS_PROPERTY = EndpointImpl.TLS;
+
   /** Made by the service loader; there is no state of its own. */
   public FerryProvider() {}
 

@@ -24,6 +24,7 @@ public class EchoImpl implements MtomEchoPort {
   private WebServiceContext context;
 
   volatile String tenant;
+  volatile String authorization;
   volatile String remoteAddress;
   volatile Object operation;
   volatile boolean handedAnAttachment;
@@ -36,6 +37,8 @@ public class EchoImpl implements MtomEchoPort {
         (Map<String, List<String>>) mc.get(MessageContext.HTTP_REQUEST_HEADERS);
     List<String> t = headers.get("x-tenant");
     tenant = t == null ? null : t.get(0);
+    List<String> a = headers.get("authorization");
+    authorization = a == null ? null : a.get(0);
     remoteAddress = ((jakarta.servlet.http.HttpServletRequest) mc.get(
         MessageContext.SERVLET_REQUEST)).getRemoteAddr();
     operation = mc.get(MessageContext.WSDL_OPERATION);

@@ -44,12 +44,13 @@ class JaxWsClientTest {
   static final QName SHAPES_SERVICE = new QName("urn:shapes", "ShapesService");
   static final QName SHAPES_PORT = new QName("urn:shapes", "ShapesPortPort");
   static final List<Endpoint> ENDPOINTS = new ArrayList<>();
+  static final EchoImpl ECHO = new EchoImpl();
   static String base;
 
   @BeforeAll
   static void publish() {
     base = Ports.url("");
-    ENDPOINTS.add(Endpoint.publish(base + "/echo", new EchoImpl()));
+    ENDPOINTS.add(Endpoint.publish(base + "/echo", ECHO));
     ENDPOINTS.add(Endpoint.publish(base + "/shapes", new ShapesImpl()));
     ENDPOINTS.add(Endpoint.publish(base + "/bank", new Bank()));
     ENDPOINTS.add(Endpoint.publish(base + "/slow", new Slow()));
@@ -188,6 +189,29 @@ class JaxWsClientTest {
     assertThatThrownBy(() -> port.sleep(3000)).isInstanceOf(WebServiceException.class)
         .hasMessageContaining("no progress");
     assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(2));
+  }
+
+  @Test
+  void credentialsAndHeadersOfTheRequestContextAreSentAndEveryReplyHeaderComesBack()
+      throws Exception {
+    MtomEchoPort port = Service.create(new URL(base + "/echo?wsdl"), ECHO_SERVICE)
+        .getPort(MtomEchoPort.class);
+    Map<String, Object> rc = ((BindingProvider) port).getRequestContext();
+    rc.put(BindingProvider.USERNAME_PROPERTY, "alice");
+    rc.put(BindingProvider.PASSWORD_PROPERTY, "wonderland");
+    rc.put(MessageContext.HTTP_REQUEST_HEADERS, Map.of("X-Tenant", List.of("t-7")));
+    port.testMtom(new Holder<>("x"), new Holder<>(new DataHandler(new BytesSource(new byte[1]))));
+    assertThat(ECHO.tenant).isEqualTo("t-7");
+    assertThat(ECHO.authorization).isEqualTo("Basic " + java.util.Base64.getEncoder()
+        .encodeToString("alice:wonderland".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    @SuppressWarnings("unchecked")
+    Map<String, List<String>> reply = (Map<String, List<String>>) ((BindingProvider) port)
+        .getResponseContext().get(MessageContext.HTTP_RESPONSE_HEADERS);
+    assertThat(reply).containsKeys("content-type", "DATE"); // all of them, any case
+    rc.put(MessageContext.HTTP_REQUEST_HEADERS, Map.of("Content-Length", List.of("1")));
+    assertThatThrownBy(() -> port.testMtom(new Holder<>("x"), new Holder<>(new DataHandler(
+        new BytesSource(new byte[1]))))).isInstanceOf(WebServiceException.class)
+        .hasMessageContaining("the client writes Content-Length itself");
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.ferry.server;
 
 import dev.ferry.soap.Addressing;
 import dev.ferry.soap.Message;
+import dev.ferry.soap.MessageGuard;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -21,14 +22,19 @@ public final class Dispatcher {
   private final Endpoint fallback;
   private final Set<QName> understood;
   private final String wsdl;
+  private final MessageGuard guard;
 
   private Dispatcher(Builder b) {
     this.byAction = Map.copyOf(b.byAction);
     this.bySoapAction = Map.copyOf(b.bySoapAction);
     this.byElement = Map.copyOf(b.byElement);
     this.fallback = b.fallback;
-    this.understood = Set.copyOf(b.understood);
+    this.understood = new java.util.HashSet<>(b.understood);
     this.wsdl = b.wsdl;
+    this.guard = b.guard;
+    if (guard != null) {
+      understood.addAll(guard.understands());
+    }
   }
 
   public static Builder builder() {
@@ -53,9 +59,14 @@ public final class Dispatcher {
     return e != null ? e : fallback;
   }
 
-  /** Returns the header blocks the endpoints process (for mustUnderstand). */
+  /** Returns the header blocks the endpoints (and the guard) process (for mustUnderstand). */
   public Set<QName> understood() {
-    return understood;
+    return java.util.Collections.unmodifiableSet(understood);
+  }
+
+  /** Returns the guard requests pass before dispatch and replies after, or null. */
+  public MessageGuard guard() {
+    return guard;
   }
 
   /** Returns the WSDL served at {@code ?wsdl}, or null. */
@@ -73,8 +84,20 @@ public final class Dispatcher {
         Addressing.FROM));
     private Endpoint fallback;
     private String wsdl;
+    private MessageGuard guard;
 
     private Builder() {}
+
+    /**
+     * Passes every request through {@code guard} before it is dispatched (such as WS-Security:
+     * a request that fails its checks is answered with its fault and reaches no endpoint; an
+     * encrypted one is dispatched decrypted) and every reply after (signed, encrypted). The
+     * endpoint sees who the guard says sent the request as the HTTP request's user principal.
+     */
+    public Builder guard(MessageGuard guard) {
+      this.guard = guard;
+      return this;
+    }
 
     /** Routes requests whose wsa:Action is {@code action}. */
     public Builder action(String action, Endpoint endpoint) {

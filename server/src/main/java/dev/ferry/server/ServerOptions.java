@@ -1,5 +1,6 @@
 package dev.ferry.server;
 
+import dev.ferry.security.Authenticator;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
@@ -15,6 +16,7 @@ import java.util.Objects;
  *   <tr><td>{@code requestTimeout}</td><td>30 s</td></tr>
  *   <tr><td>{@code idleTimeout}</td><td>120 s</td></tr>
  *   <tr><td>{@code publicAddress}</td><td>none: the local address</td></tr>
+ *   <tr><td>{@code authenticator}</td><td>none: every caller is served</td></tr>
  * </table>
  */
 public final class ServerOptions {
@@ -25,12 +27,14 @@ public final class ServerOptions {
   private final Duration requestTimeout;
   private final Duration idleTimeout;
   private final URI publicAddress;
+  private final Authenticator authenticator;
 
   private ServerOptions(Builder b) {
     this.maxRequests = b.maxRequests;
     this.requestTimeout = b.requestTimeout;
     this.idleTimeout = b.idleTimeout;
     this.publicAddress = b.publicAddress;
+    this.authenticator = b.authenticator;
   }
 
   public static Builder builder() {
@@ -66,14 +70,30 @@ public final class ServerOptions {
     return publicAddress;
   }
 
+  /**
+   * Who may call the SOAP endpoints (and read their WSDLs): callers it does not authenticate
+   * get 401 with its challenge (403 where only certificates are taken) and never reach an
+   * endpoint, which sees the caller as the request's user principal. Null: everyone.
+   * {@code /health} and {@code /metrics} answer everyone.
+   */
+  public Authenticator authenticator() {
+    return authenticator;
+  }
+
   /** Configures {@link ServerOptions}. */
   public static final class Builder {
     private int maxRequests = 1024;
     private Duration requestTimeout = Duration.ofSeconds(30);
     private Duration idleTimeout = Duration.ofSeconds(120);
     private URI publicAddress;
+    private Authenticator authenticator;
 
     private Builder() {}
+
+    public Builder authenticator(Authenticator authenticator) {
+      this.authenticator = authenticator;
+      return this;
+    }
 
     public Builder maxRequests(int n) {
       if (n < 1) {

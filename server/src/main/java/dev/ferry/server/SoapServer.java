@@ -1,5 +1,6 @@
 package dev.ferry.server;
 
+import dev.ferry.security.TlsSettings;
 import dev.ferry.server.internal.JettyHost;
 import dev.ferry.soap.SoapCodec;
 import jakarta.servlet.http.HttpServlet;
@@ -35,7 +36,7 @@ public final class SoapServer implements AutoCloseable {
     Map<String, HttpServlet> servlets = new LinkedHashMap<>();
     b.endpoints.forEach((path, dispatcher) ->
         servlets.put(path, new SoapServlet(b.codec, dispatcher, metrics, b.options)));
-    this.host = new JettyHost(b.host, b.port, servlets, metrics::scrape, b.options);
+    this.host = new JettyHost(b.host, b.port, servlets, metrics::scrape, b.options, b.tls);
   }
 
   public static Builder builder() {
@@ -100,8 +101,19 @@ public final class SoapServer implements AutoCloseable {
     private SoapCodec codec = SoapCodec.create();
     private Metrics metrics;
     private ServerOptions options = ServerOptions.DEFAULTS;
+    private TlsSettings tls;
 
     private Builder() {}
+
+    /**
+     * Listens with TLS (1.3 and 1.2): the server's key and chain, and whether and against what
+     * client certificates are checked. Files are read again when they change (see
+     * {@link TlsSettings}). Null (the default): plain HTTP.
+     */
+    public Builder tls(TlsSettings tls) {
+      this.tls = tls;
+      return this;
+    }
 
     /** How callers are treated (see {@link ServerOptions}). */
     public Builder options(ServerOptions options) {

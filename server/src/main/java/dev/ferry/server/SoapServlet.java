@@ -2,13 +2,16 @@ package dev.ferry.server;
 
 import dev.ferry.bytes.DecodeException;
 import dev.ferry.mime.MediaType;
+import dev.ferry.server.internal.Callers;
 import dev.ferry.server.internal.CountingInputStream;
 import dev.ferry.server.internal.CountingOutputStream;
 import dev.ferry.server.internal.FaultReplies;
 import dev.ferry.server.internal.HttpSoap;
 import dev.ferry.soap.Fault;
+import dev.ferry.soap.FaultException;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
+import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapCodec;
@@ -72,6 +75,10 @@ public class SoapServlet extends HttpServlet {
     String query = request.getQueryString();
     if (query == null || !query.equalsIgnoreCase("wsdl") || dispatcher.wsdl() == null) {
       notAllowed(response);
+      return;
+    }
+    if (options.authenticator() != null
+        && Callers.authenticate(options.authenticator(), request, response) == null) {
       return;
     }
     String wsdl = SoapBinding.withServiceAddress(dispatcher.wsdl(), address(request));
@@ -148,8 +155,15 @@ public class SoapServlet extends HttpServlet {
     }
   }
 
-  private Outcome intake(HttpServletRequest request, HttpServletResponse response,
+  private Outcome intake(HttpServletRequest received, HttpServletResponse response,
       CountingInputStream in, CountingOutputStream out) throws IOException {
+    HttpServletRequest request = received;
+    if (options.authenticator() != null) {
+      request = Callers.authenticate(options.authenticator(), received, response);
+      if (request == null) {
+        return new Outcome(response.getStatus(), "not authenticated");
+      }
+    }
     String contentType = request.getContentType();
     MediaType type = HttpSoap.mediaType(contentType);
     SoapVersion version = type == null ? null : SoapBinding.version(type);
@@ -205,11 +219,26 @@ public class SoapServlet extends HttpServlet {
     SoapVersion version = message.version();
     Payload reply;
     try {
-      reply = dispatch(message, HttpSoap.soapAction(request, type), request);
+      MessageGuard guard = dispatcher.guard();
+      HttpServletRequest http = request;
+      if (guard != null) {
+        MessageGuard.Opened opened = guard.open(message);
+        message = opened.message();
+        if (opened.principal() != null) {
+          http = Callers.withPrincipal(request, opened.principal(), "WS-Security");
+        }
+      }
+      reply = dispatch(message, HttpSoap.soapAction(request, type), http);
+      if (guard != null && reply != null) {
+        reply = guard.protect(reply);
+      }
       if (buffer.attachments() != null) {
         buffer.attachments().attachments(); // read (spool) the rest before answering
       }
     } catch (SoapFaultException e) {
+      drain(buffer, in);
+      return fault(response, e.fault());
+    } catch (FaultException e) {
       drain(buffer, in);
       return fault(response, e.fault());
     } catch (DecodeException e) {

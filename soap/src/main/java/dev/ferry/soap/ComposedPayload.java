@@ -1,6 +1,7 @@
 package dev.ferry.soap;
 
 import dev.ferry.xop.MtomPolicy;
+import dev.ferry.xop.RootFilter;
 import dev.ferry.xop.XopWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,6 +14,8 @@ import javax.xml.stream.XMLStreamException;
  * (over a deferred sink) so that its Content-Type, boundary included, is known before writing.
  */
 final class ComposedPayload implements Payload {
+  private final SoapCodec codec;
+  private final MtomPolicy policy;
   private final SoapVersion version;
   private final List<HeaderBlock> headers;
   private final Payload.BodyWriter body;
@@ -21,12 +24,20 @@ final class ComposedPayload implements Payload {
 
   ComposedPayload(SoapCodec codec, SoapVersion version, MtomPolicy policy,
       List<HeaderBlock> headers, Payload.BodyWriter body) {
+    this(codec, version, policy, headers, body, null);
+  }
+
+  private ComposedPayload(SoapCodec codec, SoapVersion version, MtomPolicy policy,
+      List<HeaderBlock> headers, Payload.BodyWriter body, RootFilter filter) {
+    this.codec = codec;
+    this.policy = policy;
     this.version = version;
     this.headers = headers;
     this.body = body;
     this.sink = new MessagePayload.DeferredOutputStream();
     try {
-      this.writer = codec.xop().newWriter(sink, policy, version.mediaType());
+      this.writer = filter == null ? codec.xop().newWriter(sink, policy, version.mediaType())
+          : codec.xop().newWriter(sink, policy, version.mediaType(), filter);
     } catch (IOException e) {
       throw new IllegalStateException("an in-memory sink failed", e);
     }
@@ -35,6 +46,11 @@ final class ComposedPayload implements Payload {
   @Override
   public String contentType() {
     return writer.contentType();
+  }
+
+  @Override
+  public Payload withRootFilter(RootFilter filter) {
+    return new ComposedPayload(codec, version, policy, headers, body, filter);
   }
 
   @Override

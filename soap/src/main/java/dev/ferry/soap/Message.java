@@ -35,7 +35,7 @@ import javax.xml.stream.XMLStreamReader;
  * Not thread-safe; copies are independent of each other.
  */
 public final class Message {
-  private final MessageBuffer buffer;
+  private MessageBuffer buffer;
   private final List<HeaderBlock> headers;
   private ByteString body; // null: the buffer's body
 
@@ -163,6 +163,26 @@ public final class Message {
    */
   public Message replaceBodyElement(ByteString element) {
     body = element;
+    return this;
+  }
+
+  /**
+   * Replaces the whole envelope with {@code envelope} (UTF-8), indexed now; the attachments stay
+   * the package's. For a step that rewrites the envelope as a whole, such as WS-Security signing
+   * or decrypting it. Copies made before keep the old envelope.
+   *
+   * @throws SoapException if {@code envelope} is not a SOAP envelope of this message's version
+   */
+  public Message replaceEnvelope(ByteString envelope) throws IOException {
+    MessageBuffer b = MessageBuffer.index(buffer.codec(), envelope, buffer.attachments());
+    if (b.version() != buffer.version()) {
+      throw new SoapException("the new envelope is " + b.version() + ", the message "
+          + buffer.version(), 0, "envelope");
+    }
+    buffer = b;
+    headers.clear();
+    headers.addAll(b.headers());
+    body = null;
     return this;
   }
 

@@ -4,6 +4,7 @@ import dev.ferry.bytes.ByteStringBuilder;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeHeaders;
 import dev.ferry.mime.MultipartWriter;
+import dev.ferry.xop.RootFilter;
 import dev.ferry.xop.XopPackage;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,9 +22,15 @@ final class MessagePayload implements Payload {
   private final DeferredOutputStream deferred;
   private final MultipartWriter multipart;
   private final String contentType;
+  private final RootFilter filter; // null: the envelope as the message writes it
 
   MessagePayload(Message message) {
+    this(message, null);
+  }
+
+  private MessagePayload(Message message, RootFilter filter) {
     this.message = message;
+    this.filter = filter;
     XopPackage p = message.attachments();
     this.pkg = p != null && p.isMultipart() ? p : null;
     if (pkg == null) {
@@ -49,9 +56,22 @@ final class MessagePayload implements Payload {
   }
 
   @Override
+  public Payload withRootFilter(RootFilter filter) {
+    return new MessagePayload(message, java.util.Objects.requireNonNull(filter));
+  }
+
+  private void writeEnvelope(OutputStream out) throws IOException {
+    if (filter == null) {
+      message.writeTo(out);
+    } else {
+      filter.apply(message.toByteString()).writeTo(out);
+    }
+  }
+
+  @Override
   public void writeTo(OutputStream out) throws IOException {
     if (multipart == null) {
-      message.writeTo(out);
+      writeEnvelope(out);
       out.flush();
       return;
     }
@@ -63,7 +83,7 @@ final class MessagePayload implements Payload {
       root.set("Content-Type", rootType.withParameter("charset", "UTF-8").toString());
     }
     try (OutputStream body = multipart.startPart(root.build())) {
-      message.writeTo(body);
+      writeEnvelope(body);
     }
     pkg.forwardAttachments(multipart);
     multipart.close();

@@ -1,5 +1,6 @@
 package dev.ferry.soap;
 
+import dev.ferry.xop.RootFilter;
 import dev.ferry.xop.XopWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,6 +24,19 @@ public interface Payload {
    * @throws IllegalStateException if the payload was written before: a payload is written once
    */
   void writeTo(OutputStream out) throws IOException;
+
+  /**
+   * Returns this payload with its envelope changed by {@code filter} on the way out, once it is
+   * written whole; the attachments are not passed through it and stream after it as before.
+   * This payload is not to be written afterwards (the returned one writes in its place).
+   *
+   * @throws UnsupportedOperationException for a payload that cannot hand its envelope over (one
+   *     written by hand); those of {@link SoapCodec#payload} and {@link Message#toPayload} can
+   */
+  default Payload withRootFilter(RootFilter filter) {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot filter its"
+        + " envelope: make the payload with SoapCodec.payload or Message.toPayload");
+  }
 
   /** Writes the content of a composed message's Body. */
   @FunctionalInterface

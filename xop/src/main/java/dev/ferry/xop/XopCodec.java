@@ -110,7 +110,16 @@ public final class XopCodec {
    */
   public XopWriter newWriter(OutputStream out, MtomPolicy policy, String rootType)
       throws IOException {
-    return new XopWriter(this, out, policy, rootType);
+    return new XopWriter(this, out, policy, rootType, null);
+  }
+
+  /**
+   * As {@link #newWriter(OutputStream, MtomPolicy, String)}, the root XML held in memory until
+   * the writer is closed and sent as {@code filter} changes it, the attachments after it.
+   */
+  public XopWriter newWriter(OutputStream out, MtomPolicy policy, String rootType,
+      RootFilter filter) throws IOException {
+    return new XopWriter(this, out, policy, rootType, java.util.Objects.requireNonNull(filter));
   }
 
   /**

@@ -43,6 +43,8 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
   private final MultipartWriter multipart; // null without MTOM
   private final String rootContentId;
   private final OutputStream rootBody;
+  private final RootFilter filter; // null: the XML streams straight into the root part
+  private final dev.ferry.bytes.ByteStringBuilder held; // the root XML, with a filter
   private final XMLStreamWriter xml;
   private final List<Pending> pending = new ArrayList<>();
   private boolean closed;
@@ -50,8 +52,8 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
   private record Pending(String contentId, String contentType, InputStream source,
       ByteSequence bytes) {}
 
-  XopWriter(XopCodec codec, OutputStream out, MtomPolicy policy, String rootType)
-      throws IOException {
+  XopWriter(XopCodec codec, OutputStream out, MtomPolicy policy, String rootType,
+      RootFilter filter) throws IOException {
     this.out = out;
     this.policy = policy;
     this.rootType = MediaType.parse(rootType).baseType();
@@ -66,8 +68,11 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
       rootContentId = null;
       rootBody = out;
     }
+    this.filter = filter;
+    this.held = filter == null ? null : new dev.ferry.bytes.ByteStringBuilder(8192);
     try {
-      xml = codec.outputFactory().createXMLStreamWriter(new NonClosing(rootBody), "UTF-8");
+      xml = codec.outputFactory().createXMLStreamWriter(filter == null
+          ? new NonClosing(rootBody) : held.asOutputStream(), "UTF-8");
     } catch (XMLStreamException e) {
       throw new IOException(e);
     }
@@ -228,6 +233,9 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
     xml.flush();
     xml.close();
     try {
+      if (filter != null) {
+        filter.apply(held.toByteString()).writeTo(rootBody);
+      }
       if (multipart == null) {
         out.flush();
         return;

@@ -7,12 +7,12 @@ import java.util.logging.Logger;
  * Turns Ferry's access log off for a benchmark: one console line per call, written by a
  * synchronized handler, would measure the console (CXF logs nothing per call by default).
  */
-final class AccessLog {
+public final class AccessLog {
   private static final Logger ACCESS = Logger.getLogger("dev.ferry.access");
 
   private AccessLog() {}
 
-  static void quiet() {
+  public static void quiet() {
     ACCESS.setLevel(Level.WARNING);
   }
 }

@@ -5,12 +5,12 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.AttributeKey;
@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 
 /**
@@ -47,6 +46,8 @@ public final class HttpConnections implements AutoCloseable {
       return new Origin(tls, uri.getHost(), uri.getPort() >= 0 ? uri.getPort() : tls ? 443 : 80);
     }
   }
+
+  private static final String IDLE = "idle";
 
   /** The attribute that carries a new connection's origin to its initializer. */
   private static final AttributeKey<Origin> ORIGIN = AttributeKey.valueOf("ferry.origin");
@@ -89,8 +90,8 @@ public final class HttpConnections implements AutoCloseable {
               ssl.engine().setSSLParameters(p);
               ch.pipeline().addLast(ssl);
             }
+            ch.pipeline().addLast(IDLE, idle(timeoutMillis));
             ch.pipeline().addLast(
-                new IdleStateHandler(true, 0, 0, timeoutMillis, TimeUnit.MILLISECONDS),
                 new HttpClientCodec(new HttpDecoderConfig().setMaxInitialLineLength(4096)
                     .setMaxHeaderSize(16 * 1024).setMaxChunkSize(64 * 1024), false, false),
                 new ReplyHandler(timeoutMillis));
@@ -121,7 +122,31 @@ public final class HttpConnections implements AutoCloseable {
   public ChannelFuture connect(Origin origin, EventLoop loop) {
     Bootstrap b = (loop == null ? bootstrap.clone() : bootstrap.clone(loop))
         .attr(ORIGIN, origin);
-    return b.connect(origin.host(), origin.port());
+    ChannelFuture connect = b.connect(origin.host(), origin.port());
+    return origin.tls() ? handshaken(connect) : connect;
+  }
+
+  /**
+   * A future that completes when {@code connect}'s TLS handshake did: a certificate the trust
+   * refuses, or another host's, fails the connection, not the first exchange on it.
+   */
+  private static ChannelFuture handshaken(ChannelFuture connect) {
+    ChannelPromise ready = connect.channel().newPromise();
+    connect.addListener((ChannelFuture f) -> {
+      if (!f.isSuccess()) {
+        ready.setFailure(f.cause());
+        return;
+      }
+      f.channel().pipeline().get(SslHandler.class).handshakeFuture().addListener(h -> {
+        if (h.isSuccess()) {
+          ready.setSuccess();
+        } else {
+          ready.setFailure(h.cause());
+          f.channel().close();
+        }
+      });
+    });
+    return ready;
   }
 
   /**
@@ -134,10 +159,22 @@ public final class HttpConnections implements AutoCloseable {
 
   /** TLS 1.2 and 1.3 with the JDK's trusted certificates. */
   private static SslContext defaultTls() {
-    try {
-      return SslContextBuilder.forClient().protocols("TLSv1.3", "TLSv1.2").build();
-    } catch (SSLException e) {
-      throw new IllegalStateException("the JDK's TLS cannot be set up: " + e.getMessage(), e);
+    return NettyTls.client(dev.ferry.security.TlsSettings.jdkDefault());
+  }
+
+  private static IdleStateHandler idle(long timeoutMillis) {
+    return new IdleStateHandler(true, 0, 0, timeoutMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Sets the timeout of progress of the exchange about to start on {@code ch}; the connection
+   * has the pool's again when it comes back.
+   */
+  public void timeout(Channel ch, long millis) {
+    ReplyHandler r = replies(ch);
+    if (r.timeoutMillis() != millis) {
+      ch.pipeline().replace(IDLE, IDLE, idle(millis));
+      r.timeoutMillis(millis);
     }
   }
 
@@ -147,6 +184,7 @@ public final class HttpConnections implements AutoCloseable {
       ch.close();
       return;
     }
+    timeout(ch, timeoutMillis);
     Deque<Channel> pool = idle.computeIfAbsent(new Key(origin, loop),
         k -> new ConcurrentLinkedDeque<>());
     if (pool.size() >= MAX_IDLE) {

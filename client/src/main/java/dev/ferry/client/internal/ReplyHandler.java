@@ -42,13 +42,23 @@ public final class ReplyHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private final long timeoutMillis;
+  private volatile long timeoutMillis;
   private volatile Listener listener;
   private boolean informational;
 
   /** {@code timeoutMillis} is the idle handler's, for the message of a timeout. */
   public ReplyHandler(long timeoutMillis) {
     this.timeoutMillis = timeoutMillis;
+  }
+
+  /** The idle handler's timeout now (it changes with a call's own). */
+  public long timeoutMillis() {
+    return timeoutMillis;
+  }
+
+  /** Notes that the idle handler's timeout is now {@code millis}. */
+  public void timeoutMillis(long millis) {
+    this.timeoutMillis = millis;
   }
 
   /** Makes {@code l} the listener of the connection's next reply; before the request goes out. */

@@ -1,17 +1,19 @@
 package dev.ferry.jaxws.internal;
 
 import dev.ferry.client.SoapClient;
+import dev.ferry.security.TlsSettings;
 import dev.ferry.soap.SoapCodec;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The SOAP clients ports call through: one per codec and pair of timeouts, made on first use and
- * shared by every port that asks for the same (a client holds a connection pool and a watchdog,
- * too much to make per port or per call). The timeouts come from a request context's
- * properties, CXF's and Metro's names alike, in milliseconds; {@code SoapClient}'s timeouts are
- * of progress, so a large transfer that keeps moving is never cut.
+ * The SOAP clients ports call through: one per codec, connect timeout and TLS settings, made on
+ * first use and shared by every port that asks for the same (a client holds a connection pool
+ * and event loops, too much to make per port or per call). The timeouts come from a request
+ * context's properties, CXF's and Metro's names alike, in milliseconds: the connect timeout is
+ * the client's, the receive timeout each call's own; {@code SoapClient}'s timeouts are of
+ * progress, so a large transfer that keeps moving is never cut.
  */
 final class Clients {
   /** Connect timeout properties, first found wins. */
@@ -24,7 +26,7 @@ final class Clients {
   private static final SoapCodec DEFAULT_CODEC = SoapCodec.create();
   private static final Map<Key, SoapClient> CLIENTS = new ConcurrentHashMap<>();
 
-  private record Key(SoapCodec codec, long connectMillis, long receiveMillis) {}
+  private record Key(SoapCodec codec, long connectMillis, TlsSettings tls) {}
 
   private Clients() {}
 
@@ -32,10 +34,18 @@ final class Clients {
   static SoapClient of(Map<String, Object> context) {
     SoapCodec codec = context.get(EndpointImpl.CODEC) instanceof SoapCodec c ? c
         : DEFAULT_CODEC;
-    Key key = new Key(codec, millis(context, CONNECT, 10_000), millis(context, RECEIVE, 60_000));
-    return CLIENTS.computeIfAbsent(key, k -> SoapClient.builder().codec(k.codec())
-        .connectTimeout(Duration.ofMillis(k.connectMillis()))
-        .timeout(Duration.ofMillis(k.receiveMillis())).build());
+    TlsSettings tls = context.get(EndpointImpl.TLS) instanceof TlsSettings t ? t : null;
+    Key key = new Key(codec, millis(context, CONNECT, 10_000), tls);
+    return CLIENTS.computeIfAbsent(key, k -> {
+      SoapClient.Builder b = SoapClient.builder().codec(k.codec())
+          .connectTimeout(Duration.ofMillis(k.connectMillis()));
+      return (k.tls() == null ? b : b.tls(k.tls())).build();
+    });
+  }
+
+  /** The receive timeout of a call with {@code context}. */
+  static Duration receiveTimeout(Map<String, Object> context) {
+    return Duration.ofMillis(millis(context, RECEIVE, 60_000));
   }
 
   static SoapCodec codec(Map<String, Object> context) {

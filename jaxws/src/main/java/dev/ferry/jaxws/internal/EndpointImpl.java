@@ -34,6 +34,8 @@ import org.w3c.dom.Element;
 public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
   /** An endpoint property: the {@code dev.ferry.soap.SoapCodec} requests are read with. */
   public static final String CODEC = "dev.ferry.jaxws.codec";
+  /** A port's request context property: the client's {@code TlsSettings}. */
+  public static final String TLS = "dev.ferry.jaxws.tls";
 
   private final Object implementor;
   private final Class<?> implementorClass;

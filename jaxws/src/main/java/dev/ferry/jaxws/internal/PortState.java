@@ -21,7 +21,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Executor;
 
 /**
@@ -68,17 +67,18 @@ class PortState implements BindingProvider, Closeable {
     URI uri = URI.create(address.toString());
     SoapClient client = Clients.of(context);
     String soapAction = soapAction(action, context);
+    RequestOptions options = RequestOptions.of(context, soapAction);
     MessageContextImpl properties = outbound(context);
     SoapResponse[] response = new SoapResponse[1];
     List<HandlerMessage> kept = new ArrayList<>();
     try {
       Message message;
       if (binding.chain().isEmpty()) {
-        response[0] = client.call(uri, request, soapAction);
+        response[0] = client.call(options.request(uri, request));
         message = response[0].message();
       } else {
         message = new HandlerRunner(binding, codec(context)).send(request, properties, p -> {
-          response[0] = client.call(uri, p, soapAction);
+          response[0] = client.call(options.request(uri, p));
           return response[0].message();
         }, kept);
       }
@@ -132,11 +132,7 @@ class PortState implements BindingProvider, Closeable {
     out.remove(MessageContext.MESSAGE_OUTBOUND_PROPERTY);
     if (r != null) {
       out.put(MessageContext.HTTP_RESPONSE_CODE, r.status());
-      Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-      if (r.contentType() != null) {
-        headers.put("Content-Type", List.of(r.contentType()));
-      }
-      out.put(MessageContext.HTTP_RESPONSE_HEADERS, Collections.unmodifiableMap(headers));
+      out.put(MessageContext.HTTP_RESPONSE_HEADERS, r.headers());
     }
     return Collections.unmodifiableMap(out);
   }

@@ -1,5 +1,7 @@
 package dev.ferry.server.internal;
 
+import dev.ferry.security.ClientAuth;
+import dev.ferry.security.TlsSettings;
 import dev.ferry.server.ServerOptions;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -19,8 +21,11 @@ import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.ee11.servlet.ServletMapping;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
@@ -43,10 +48,18 @@ public final class JettyHost implements AutoCloseable {
   private final ServerConnector connector;
   private final String host;
   private final ServletContextHandler context;
+  private final TlsSettings tls;
 
   public JettyHost(String host, int port, Map<String, HttpServlet> servlets,
       Supplier<String> metrics, ServerOptions options) {
+    this(host, port, servlets, metrics, options, null);
+  }
+
+  /** As the other constructor; with {@code tls}, the listener speaks only TLS. */
+  public JettyHost(String host, int port, Map<String, HttpServlet> servlets,
+      Supplier<String> metrics, ServerOptions options, TlsSettings tls) {
     this.host = host;
+    this.tls = tls;
     VirtualThreadPool threads = new VirtualThreadPool();
     threads.setName("ferry-http");
     threads.setMaxThreads(MAX_THREADS);
@@ -61,7 +74,13 @@ public final class JettyHost implements AutoCloseable {
     // Jetty reads requests in buffers of 8 KiB by default; at 64 KiB a 32 KiB MTOM echo took
     // 385 instead of 428 us at the median
     http.setInputBufferSize(64 * 1024);
-    connector = new ServerConnector(server, http);
+    if (tls == null) {
+      connector = new ServerConnector(server, http);
+    } else {
+      config.addCustomizer(secureRequests());
+      connector = new ServerConnector(server, new SslConnectionFactory(sslFactory(tls),
+          http.getProtocol()), http);
+    }
     connector.setHost(host);
     connector.setPort(port);
     // longer than clients keep idle connections (Ferry's client: its timeout, 60 s), so that a
@@ -79,6 +98,35 @@ public final class JettyHost implements AutoCloseable {
     }
     server.setHandler(context);
     server.setStopTimeout(2000);
+  }
+
+  /**
+   * Jetty's TLS over the settings' own context, whose key and trust managers reload their files;
+   * the protocols and suites are the settings', and Jetty's own exclusions stay on top.
+   */
+  private static SslContextFactory.Server sslFactory(TlsSettings tls) {
+    SslContextFactory.Server f = new SslContextFactory.Server();
+    f.setSslContext(tls.sslContext());
+    f.setIncludeProtocols(tls.protocols().toArray(String[]::new));
+    f.setIncludeCipherSuites(tls.cipherSuites().toArray(String[]::new));
+    if (tls.clientAuth() == ClientAuth.REQUIRED) {
+      f.setNeedClientAuth(true);
+    } else if (tls.clientAuth() == ClientAuth.OPTIONAL) {
+      f.setWantClientAuth(true);
+    }
+    f.setSniRequired(false);
+    return f;
+  }
+
+  /**
+   * Puts the client's certificates on the request; the host name a client asked for (SNI) is
+   * not checked against the certificate: the key manager is the settings', not Jetty's, and a
+   * client that reached the wrong host fails its own check of the certificate.
+   */
+  private static SecureRequestCustomizer secureRequests() {
+    SecureRequestCustomizer c = new SecureRequestCustomizer();
+    c.setSniHostCheck(false);
+    return c;
   }
 
   /**
@@ -122,10 +170,10 @@ public final class JettyHost implements AutoCloseable {
     return connector.getLocalPort();
   }
 
-  /** Returns {@code http://host:port} + {@code path}. */
+  /** Returns {@code http://host:port} (or {@code https}) + {@code path}. */
   public URI uri(String path) {
     String h = host.contains(":") ? "[" + host + "]" : host;
-    return URI.create("http://" + h + ":" + port() + path);
+    return URI.create((tls == null ? "http" : "https") + "://" + h + ":" + port() + path);
   }
 
   @Override
