@@ -7,6 +7,7 @@ import dev.ferry.broker.BrokerOptions;
 import dev.ferry.broker.Routes;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
+import dev.ferry.client.SoapRequest;
 import dev.ferry.client.SoapResponse;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeHeaders;
@@ -30,8 +31,10 @@ import dev.ferry.xop.MtomPolicy;
 import dev.ferry.xop.XopReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,6 +42,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import javax.xml.namespace.QName;
 import javax.xml.stream.XMLStreamReader;
 import org.junit.jupiter.api.Test;
@@ -217,6 +222,23 @@ class GuideExamplesTest {
           // end::client[]
           assertThat(e.length()).isEqualTo(500_000);
         }
+        Payload payload = EchoService.request(client.codec(), SoapVersion.SOAP_11,
+            MtomPolicy.DEFAULT, "small", ByteString.of(new byte[10]));
+        // tag::client-async[]
+        SoapRequest call = SoapRequest.builder(echo, payload)
+            .soapAction("")
+            .header("X-Request-Id", "42")
+            .timeout(Duration.ofSeconds(5))         // this call's own, over the client's
+            .build();
+        CompletableFuture<String> echoed = client.callAsync(call).thenApply(reply -> {
+          try (reply) {                             // runs on the event loop: do not block
+            return EchoService.readEcho(reply.message()).name();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+        // end::client-async[]
+        assertThat(echoed.get(10, TimeUnit.SECONDS)).isEqualTo("small");
       }
     }
   }

@@ -2,13 +2,20 @@ package dev.ferry.ldap.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.ferry.asn1.BerReader;
+import dev.ferry.asn1.BerRules;
+import dev.ferry.asn1.BerWriter;
+import dev.ferry.bytes.ByteString;
 import dev.ferry.ldap.Attribute;
 import dev.ferry.ldap.Filter;
+import dev.ferry.ldap.LdapCodec;
 import dev.ferry.ldap.LdapConnection;
+import dev.ferry.ldap.LdapMessage;
 import dev.ferry.ldap.LdapPool;
 import dev.ferry.ldap.LdifReader;
 import dev.ferry.ldap.LdifRecord;
 import dev.ferry.ldap.LdifWriter;
+import dev.ferry.ldap.ProtocolOp;
 import dev.ferry.ldap.ProtocolOp.SearchRequest;
 import dev.ferry.ldap.ProtocolOp.SearchResultEntry;
 import dev.ferry.ldap.SearchScope;
@@ -25,11 +32,37 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The examples of docs/ldap.md, run: each snippet in the guide is a block of this file (see
- * {@link GuideSnippetsTest}), so the guide cannot drift from what works.
+ * The examples of docs/ldap.md, run: each snippet in the guide is a block of this file (checked
+ * by DocSnippetsTest in interop), so the guide cannot drift from what works.
  */
 class GuideExamplesTest {
   @TempDir Path dir;
+
+  @Test
+  void berAndAnLdapPduWithoutACopy() throws IOException {
+    // tag::ber[]
+    ByteString der = BerWriter.encode(BerRules.DER, w -> w   // measured, then written once
+        .writeStartSequence()
+        .writeInteger(7)
+        .writeOctetString(ByteString.encodeUtf8("hello"))
+        .writeEndSequence());
+    BerReader r = BerReader.of(der);
+    r.readStartSequence();
+    int id = r.readInteger();
+    ByteString value = r.readOctetString();                  // a slice of der, not a copy
+    r.readEndSequence();
+    // end::ber[]
+    assertEquals(7, id);
+    assertEquals("hello", value.utf8());
+    byte[] received = LdapCodec.encode(LdapMessage.of(3,
+        new ProtocolOp.DeleteRequest("cn=x,dc=example,dc=com"))).toByteArray();
+    // tag::ldap-decode[]
+    byte[] pdu = received;                     // one LDAPMessage, in an array that is yours
+    LdapMessage message = LdapCodec.decode(ByteString.takeOwnership(pdu));
+    // no copy: values are slices of pdu, so pdu must not be written to from here on
+    // end::ldap-decode[]
+    assertEquals(3, message.messageId());
+  }
 
   @Test
   void serverFromLdif() throws IOException {
