@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Runs the benchmarks behind docs/performance.md and writes their JMH JSON to bench/results/.
+#
+#   ./mvnw -q package -pl bench,cli -am -DskipTests     # the benchmarks jar and the ferry jar
+#   bench/tools/run.sh                                  # every suite (about an hour)
+#   bench/tools/run.sh mime broker                      # some suites
+#   python3 bench/tools/charts.py                       # tables and docs/*.png from the JSON
+#
+# Run on a quiet machine: one benchmark at a time, no build beside it. nginx (for the broker
+# suite) and slapd (for ldap-search) must be installed; the suites that need them say so.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+JAR=bench/target/benchmarks.jar
+OUT=bench/results
+mkdir -p "$OUT"
+VECTOR='--jvmArgsAppend --add-modules=jdk.incubator.vector'
+
+jmh() { # name, then JMH arguments
+  local name=$1; shift
+  echo "== $name: $*" >&2
+  java -jar "$JAR" "$@" -rf json -rff "$OUT/$name.json" > "$OUT/$name.log"
+}
+
+suite_mime() {
+  jmh mime-parse 'MimeParseBenchmark.(ferry|rawRead|mime4j|mimepull)$' -p body=random,adversarial \
+      -prof gc -f 2 -wi 3 -w 1s -i 5 -r 1s $VECTOR
+  jmh mime-write 'MimeWriteBenchmark.(rawWrite|ferryRelated|cxf)$' -prof gc -f 1 -wi 3 -w 1s -i 5 -r 1s
+}
+
+suite_soap() {
+  jmh soap-copy 'BrokerCopyBenchmark.(floorArraycopy|floorReceive|ferry|metro)$' \
+      -p bodyBytes=65536,1048576 -prof gc -f 2 -wi 3 -w 1s -i 5 -r 1s
+  jmh mtom-codec 'MtomCodecBenchmark.(rawCopy|ferry|cxf|metro)(Encode|Decode)?$' \
+      -p blobBytes=65536,1048576,12582912 -prof gc -f 1 -wi 3 -w 1s -i 5 -r 1s
+}
+
+suite_broker() { # needs nginx
+  jmh broker 'BrokerOverheadBenchmark' -p size=4096,32768,1048576,12582912 \
+      -f 1 -wi 4 -w 2s -i 5 -r 2s
+  java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 4096 1 20 > "$OUT/broker-cpu-4k.txt"
+  java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 32768 1 20 > "$OUT/broker-cpu-32k.txt"
+  java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 1048576 1 20 > "$OUT/broker-cpu-1m.txt"
+  java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 32768 8 20 > "$OUT/broker-cpu-32k-8.txt"
+}
+
+suite_jaxws() {
+  local typed='-p stack=ferry,ferry-jaxws,ferry-typed,cxf,metro'
+  jmh http-echo 'EchoRoundTripBenchmark' $typed -p mtom=true -p size=4096,32768,1048576,12582912 \
+      -f 1 -wi 4 -w 2s -i 5 -r 2s
+  jmh http-alloc 'EchoRoundTripBenchmark.roundTrip' $typed -p mtom=true -p size=32768 -prof gc \
+      -f 1 -wi 4 -w 2s -i 5 -r 2s
+  jmh mtom-crossover 'EchoRoundTripBenchmark.roundTrip' -p stack=ferry-typed,cxf \
+      -p mtom=true,false -p size=1024,2048,4096,8192,16384 -f 1 -wi 4 -w 1s -i 5 -r 1s
+}
+
+suite_ldap() {
+  jmh ldap-entry 'LdapEntryBenchmark.(arraycopy|ferry|unboundid|apache|opendj|bc)(Encode|Decode|DecodeCopied)?$' \
+      -prof gc -f 1 -wi 3 -w 1s -i 5 -r 1s
+}
+
+suite_ldap_search() { # needs slapd
+  java -cp "$JAR" dev.ferry.bench.ldap.LdapSearchProbe --searches 50000 --seconds 20 \
+      --csv "$OUT/ldap-search.csv" --chart docs/ldap-search.png > "$OUT/ldap-search.txt"
+}
+
+suite_wss() {
+  jmh wss-token 'WsSecurityRoundTripBenchmark' -p stack=ferry,cxf \
+      -p security=none,usernameToken -p mtom=true -p blobBytes=1024,32768 -p keyType=RSA \
+      -f 1 -wi 3 -w 2s -i 5 -r 2s
+  jmh wss-signed 'WsSecurityRoundTripBenchmark' -p stack=ferry,cxf \
+      -p security=none,signed -p mtom=false -p blobBytes=1024 -p keyType=RSA,EC \
+      -f 1 -wi 3 -w 2s -i 5 -r 2s
+  jmh wss-verify 'WsSecurityVerifyBenchmark' -f 1 -wi 3 -w 1s -i 5 -r 1s
+  java -Xmx256m -cp "$JAR" dev.ferry.bench.wss.SignedBrokerHeapProbe 200M > "$OUT/wss-heap.txt"
+}
+
+suites=("$@")
+[ ${#suites[@]} -eq 0 ] && suites=(mime soap broker jaxws ldap ldap_search wss)
+for s in "${suites[@]}"; do
+  "suite_${s//-/_}"
+done
