@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * Finds a fixed delimiter (CRLF "--" boundary) in a byte array by sampling: one two-byte sample
@@ -93,11 +94,14 @@ public final class DelimiterSearch {
   }
 
   private static boolean vectorAvailable() {
+    Optional<Module> vector = ModuleLayer.boot().findModule("jdk.incubator.vector");
     if (!Boolean.parseBoolean(System.getProperty("ferry.mime.vector", "true"))
-        || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+        || vector.isEmpty()) {
       return false;
     }
     try {
+      // module-info does not require the incubator (see there): this module reads it from now
+      DelimiterSearch.class.getModule().addReads(vector.get());
       return VectorDelimiterScan.windowLength() > 0;
     } catch (LinkageError e) { // present but not readable from here: stay scalar
       return false;
