@@ -10,6 +10,10 @@
 # suite) and slapd (for ldap-search) must be installed; the suites that need them say so.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck disable=SC1091
+. .mvn/find-jdk.sh
+ferry_use_jdk21
+PATH="$JAVA_HOME/bin:$PATH"
 JAR=bench/target/benchmarks.jar
 OUT=bench/results
 mkdir -p "$OUT"

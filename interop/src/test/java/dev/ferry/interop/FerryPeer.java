@@ -12,11 +12,8 @@ import dev.ferry.server.SoapServer;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
-import dev.ferry.soap.SoapLimits;
 import dev.ferry.soap.SoapVersion;
 import dev.ferry.xop.MtomPolicy;
-import dev.ferry.xop.XopCodec;
-import dev.ferry.xop.XopLimits;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -25,12 +22,10 @@ import javax.xml.namespace.QName;
 /** Ferry's own server and client, set up the way the peers' are. */
 final class FerryPeer {
   /**
-   * Room for a 12 MiB blob sent inline: its base64 alone is 16 MiB, one envelope more than the
-   * default {@code maxRootBytes} (16 MiB) allows.
+   * Ferry's defaults, as a user gets them: they take a 12 MiB blob sent inline (16 MiB of
+   * base64 in the envelope).
    */
-  static final SoapCodec CODEC = SoapCodec.create(SoapLimits.builder()
-      .xop(XopLimits.builder().maxRootBytes(32 * Blobs.MIB).build()).build(),
-      XopCodec.builder());
+  static final SoapCodec CODEC = SoapCodec.create();
   private static final String XOP_NS = "http://www.w3.org/2004/08/xop/include";
 
   private FerryPeer() {}
