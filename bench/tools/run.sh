@@ -40,7 +40,7 @@ suite_soap() {
 
 suite_broker() { # needs nginx
   jmh broker 'BrokerOverheadBenchmark' -p size=4096,32768,1048576,12582912 \
-      -f 1 -wi 4 -w 2s -i 5 -r 2s
+      -f 1 -wi 8 -w 3s -i 5 -r 2s
   java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 4096 1 20 > "$OUT/broker-cpu-4k.txt"
   java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 32768 1 20 > "$OUT/broker-cpu-32k.txt"
   java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 1048576 1 20 > "$OUT/broker-cpu-1m.txt"
@@ -54,7 +54,7 @@ suite_jaxws() {
   jmh http-alloc 'EchoRoundTripBenchmark.roundTrip' $typed -p mtom=true -p size=32768 -prof gc \
       -f 1 -wi 4 -w 2s -i 5 -r 2s
   jmh mtom-crossover 'EchoRoundTripBenchmark.roundTrip' -p stack=ferry-typed,cxf \
-      -p mtom=true,false -p size=1024,2048,4096,8192,16384 -f 1 -wi 4 -w 1s -i 5 -r 1s
+      -p mtom=true,false -p size=1024,2048,4096,8192,16384 -f 1 -wi 8 -w 2s -i 5 -r 1s
 }
 
 suite_ldap() {
@@ -75,6 +75,7 @@ suite_wss() {
       -p security=none,signed -p mtom=false -p blobBytes=1024 -p keyType=RSA,EC \
       -f 1 -wi 3 -w 2s -i 5 -r 2s
   jmh wss-verify 'WsSecurityVerifyBenchmark' -f 1 -wi 3 -w 1s -i 5 -r 1s
+  jmh wss-floor 'SignatureFloorBenchmark' -f 1 -wi 3 -w 1s -i 5 -r 1s
   java -Xmx256m -cp "$JAR" dev.ferry.bench.wss.SignedBrokerHeapProbe 200M > "$OUT/wss-heap.txt"
 }
 

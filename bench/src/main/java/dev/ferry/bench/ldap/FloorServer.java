@@ -19,7 +19,8 @@ import java.nio.channels.SocketChannel;
  * header and message ID, never decodes the rest, finds nothing, checks nothing; the entry's
  * operation was encoded once at start, and each answer is a message header written before it
  * into a direct buffer, as Ferry's server writes a whole entry, and one socket write. Binds are
- * answered with success; an unbind, or anything it cannot frame, ends the connection.
+ * answered with success; an unbind, or anything it cannot frame, ends the connection. Each
+ * connection is read by a platform thread, as in Ferry's server.
  */
 final class FloorServer implements AutoCloseable {
   private static final byte[] DONE = {0x65, 0x07, 0x0a, 0x01, 0x00, 0x04, 0x00, 0x04, 0x00};
@@ -47,7 +48,7 @@ final class FloorServer implements AutoCloseable {
       try {
         SocketChannel c = listener.accept();
         c.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        Thread.ofVirtual().start(() -> serve(c));
+        Thread.ofPlatform().start(() -> serve(c));
       } catch (IOException e) {
         return;
       }

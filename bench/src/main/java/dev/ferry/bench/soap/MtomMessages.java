@@ -70,8 +70,23 @@ public final class MtomMessages {
     return contentType;
   }
 
+  /** A buffer per thread for {@link #drain}, as a reader streaming attachments would keep. */
+  private static final ThreadLocal<byte[]> DRAIN = ThreadLocal.withInitial(() -> new byte[65536]);
+
+  /** Reads an attachment's stream to its end, as a consumer streaming it on would. */
+  private static long drain(InputStream attachment) throws IOException {
+    byte[] b = DRAIN.get();
+    long n = 0;
+    try (attachment) {
+      for (int k; (k = attachment.read(b, 0, b.length)) >= 0; ) {
+        n += k;
+      }
+    }
+    return n;
+  }
+
   /**
-   * Reads testMtom with Ferry as a Ferry-aware consumer: an attachment is taken as bytes (no
+   * Reads testMtom with Ferry as a Ferry-aware consumer: an attachment's bytes are streamed (no
    * base64), inline base64 is decoded. Returns the blob's size plus the name's length.
    */
   public static long read(XopCodec codec, InputStream in, String contentType)
@@ -87,7 +102,7 @@ public final class MtomMessages {
           seen += r.getElementText().length();
         } else if (r.getLocalName().equals("attachinfo")) {
           if (r.next() == XMLStreamConstants.CHARACTERS && r.isBinary()) {
-            seen += r.binary().bytes().size();
+            seen += drain(r.binary().openStream());
           } else {
             StringBuilder text = new StringBuilder();
             for (int e = r.getEventType(); e != XMLStreamConstants.END_ELEMENT; e = r.next()) {

@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLSocket;
 
 /**
- * One client connection: a virtual thread reads request PDUs, framed and decoded by Ferry's
+ * One client connection: a platform thread reads request PDUs, framed and decoded by Ferry's
  * codec, and performs them in order. Searches below one entry run on a virtual thread of their
  * own, so that the client can abandon them and send other requests meanwhile (RFC 4511 section
  * 4.11); a base-object search, the common read, is answered on the reading thread.

@@ -21,7 +21,8 @@ public final class RootBudget {
     if (now > max) {
       held.addAndGet(-bytes);
       throw XopException.limitExceeded("XopLimits.maxHeldRootBytes", max, now, -1,
-          where + " (roots held at once)");
+          where + " (roots held at once by this codec's packages; one not closed holds its"
+              + " root until it is collected)");
     }
   }
 
