@@ -12,7 +12,6 @@ import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapCodec;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
@@ -341,8 +340,8 @@ public final class SoapClient implements AutoCloseable {
       HttpHeaders headers, RequestBody body) {
     headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.size());
     Supplier<FullHttpRequest> held = () -> new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
-        HttpMethod.POST, target(request.uri()), Unpooled.wrappedBuffer(body.bytes(), 0,
-            body.size()), headers, EmptyHttpHeaders.INSTANCE);
+        HttpMethod.POST, target(request.uri()), body.content(), headers,
+        EmptyHttpHeaders.INSTANCE);
     call.send(held.get());
     call.sent();
     return held;

@@ -35,6 +35,8 @@ import javax.xml.stream.XMLStreamWriter;
  * only what a URL must ({@code @} stays as it is), which every peer matches. Not thread-safe.
  */
 public final class XopWriter implements XMLStreamWriter, AutoCloseable {
+  private static final int COPY_BUFFER_BYTES = 8192;
+
   private static final int BASE64_CHUNK = 3 * 1024; // a multiple of 3: no padding mid-stream
 
   private final OutputStream out;
@@ -257,9 +259,21 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
         p.bytes().writeTo(body);
       } else {
         try (InputStream in = p.source()) {
-          in.transferTo(body);
+          copy(in, body);
         }
       }
+    }
+  }
+
+  /**
+   * Copies through one small buffer: InputStream.transferTo allocates its own buffer each time,
+   * and ByteArrayInputStream's (a DataHandler's usual source) one as long as the attachment, up
+   * to 128 KiB, for any stream but the JDK's own.
+   */
+  private static void copy(InputStream in, OutputStream out) throws IOException {
+    byte[] buf = new byte[COPY_BUFFER_BYTES];
+    for (int n; (n = in.read(buf, 0, buf.length)) >= 0; ) {
+      out.write(buf, 0, n);
     }
   }
 

@@ -1,12 +1,19 @@
 package dev.ferry.client.internal;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Holds a request body up to a size, to be sent whole with a Content-Length; at its first byte
  * beyond, streams it through what {@link Overflow} starts instead (what was held first).
+ *
+ * <p>The held bytes are chunks that are never copied into a larger array: each new chunk is half
+ * the size held so far (8 KiB at least), so a body costs about its own size in memory, where an
+ * array doubled from 8 KiB allocated three to four times a 33 KiB body.
  */
 public final class RequestBody extends OutputStream {
   /** Starts a streamed send when it is given its first byte beyond the buffer. */
@@ -15,28 +22,23 @@ public final class RequestBody extends OutputStream {
     OutputStream start() throws IOException;
   }
 
+  private static final int FIRST_CHUNK_BYTES = 8192;
+
   private final int limit;
   private final Overflow overflow;
   private final Runnable progress;
-  private byte[] buf;
+  private final List<byte[]> filled = new ArrayList<>(4);
+  private byte[] chunk;
+  private int inChunk;
   private int count;
   private OutputStream stream;
 
   /** {@code progress} is told of every write that went on to the stream. */
   public RequestBody(int limit, Overflow overflow, Runnable progress) {
-    this(limit, overflow, progress, 8192);
-  }
-
-  /**
-   * {@code expected} sizes the buffer from the start (a length known beforehand, such as the
-   * incoming request's, plus a margin), so a body that stays below the limit is not copied as
-   * the buffer grows; non-positive for unknown.
-   */
-  public RequestBody(int limit, Overflow overflow, Runnable progress, long expected) {
     this.limit = limit;
     this.overflow = overflow;
     this.progress = progress;
-    this.buf = new byte[(int) Math.min(limit, Math.max(8192, expected))];
+    this.chunk = new byte[Math.min(limit, FIRST_CHUNK_BYTES)];
   }
 
   @Override
@@ -46,24 +48,44 @@ public final class RequestBody extends OutputStream {
 
   @Override
   public void write(byte[] b, int off, int len) throws IOException {
+    if (stream == null && count + len > limit) {
+      startStream();
+    }
     if (stream != null) {
       stream.write(b, off, len);
       progress.run();
       return;
     }
-    if (count + len <= limit) {
-      if (count + len > buf.length) {
-        buf = Arrays.copyOf(buf, Math.min(limit, Math.max(count + len, buf.length * 2)));
+    count += len;
+    while (len > 0) {
+      if (inChunk == chunk.length) {
+        nextChunk(len);
       }
-      System.arraycopy(b, off, buf, count, len);
-      count += len;
-      return;
+      int n = Math.min(len, chunk.length - inChunk);
+      System.arraycopy(b, off, chunk, inChunk, n);
+      inChunk += n;
+      off += n;
+      len -= n;
     }
+  }
+
+  /** A new chunk for at least one of {@code pending} bytes, which are within the limit. */
+  private void nextChunk(int pending) {
+    filled.add(chunk);
+    int held = count - pending;
+    chunk = new byte[Math.min(limit - held, Math.max(FIRST_CHUNK_BYTES, held / 2))];
+    inChunk = 0;
+  }
+
+  /** Sends what was held on the stream the overflow starts, then lets the chunks go. */
+  private void startStream() throws IOException {
     stream = overflow.start();
-    stream.write(buf, 0, count);
-    buf = null;
-    stream.write(b, off, len);
-    progress.run();
+    for (byte[] c : filled) {
+      stream.write(c, 0, c.length);
+    }
+    stream.write(chunk, 0, inChunk);
+    filled.clear();
+    chunk = null;
   }
 
   /** Ends a streamed body (a held one is sent by the caller). */
@@ -77,8 +99,17 @@ public final class RequestBody extends OutputStream {
     return stream != null;
   }
 
-  public byte[] bytes() {
-    return buf;
+  /** The held body as a buffer over its chunks (no copy); a new buffer on every call. */
+  public ByteBuf content() {
+    if (filled.isEmpty()) {
+      return Unpooled.wrappedBuffer(chunk, 0, inChunk);
+    }
+    ByteBuf[] parts = new ByteBuf[filled.size() + 1];
+    for (int i = 0; i < filled.size(); i++) {
+      parts[i] = Unpooled.wrappedBuffer(filled.get(i));
+    }
+    parts[filled.size()] = Unpooled.wrappedBuffer(chunk, 0, inChunk);
+    return Unpooled.wrappedBuffer(parts.length, parts);
   }
 
   public int size() {
