@@ -222,6 +222,7 @@ STACKS = (('ferry', 'Ferry (SoapClient, SoapServer)'), ('ferry-typed', 'Ferry ty
 
 
 def http_echo(rows):
+    alloc = load('http-alloc') or []
     out = []
     sizes = ['4096', '32768', '1048576', '12582912']
     for stack, label in STACKS:
@@ -235,35 +236,35 @@ def http_echo(rows):
         tc = pick(rows, 'concurrent', stack='cxf', size='32768')
         cells.append((pm(t) + ('' if stack == 'cxf' else ' (%s)' % ratio(t, tc))) if t and tc
                      else '')
+        cells.append(allocation(alloc, stack))
         out.append(cells)
     bars('http-echo', 'testMtom echo round trip over loopback, MTOM on (µs, log scale)', 'µs',
          sizes, [(label, lambda s, st=stack: pick(rows, 'roundTrip', stack=st, size=s))
                  for stack, label in STACKS], us)
     return md(['stack (× CXF)'] + ['%s µs' % size_label(s) for s in sizes]
-              + ['8 clients, 32 KiB, calls/s'], out)
+              + ['8 clients, 32 KiB, calls/s', 'B allocated per call, 32 KiB'], out)
 
 
-def http_alloc(rows):
-    out = []
-    c = pick(rows, 'roundTrip', stack='cxf')
-    for stack, label in STACKS:
-        r = pick(rows, 'roundTrip', stack=stack)
-        if r and r['alloc']:
-            out.append([label, '{:,.0f}'.format(r['alloc']),
-                        '%.2f' % (r['alloc'] / c['alloc']) if c and c['alloc'] else ''])
-    return md(['stack', 'bytes allocated per call (client and server), 32 KiB', '× CXF'], out)
+def allocation(rows, stack):
+    """Bytes a 32 KiB call allocates (client and server together), with its ratio to CXF's."""
+    r, c = pick(rows, 'roundTrip', stack=stack), pick(rows, 'roundTrip', stack='cxf')
+    if not r or not r['alloc']:
+        return ''
+    return '{:,.0f}'.format(r['alloc']) + ('' if stack == 'cxf' or not c or not c['alloc']
+                                          else ' (%.2f)' % (r['alloc'] / c['alloc']))
 
 
 def mtom_crossover(rows):
     out = []
-    for stack in ('ferry-typed', 'cxf'):
-        for size in ('1024', '2048', '4096', '8192', '16384'):
+    for size in ('1024', '2048', '4096', '8192', '16384'):
+        cells = [size_label(size)]
+        for stack in ('ferry-typed', 'cxf'):
             on = pick(rows, 'roundTrip', stack=stack, size=size, mtom='true')
             off = pick(rows, 'roundTrip', stack=stack, size=size, mtom='false')
-            if on and off:
-                out.append([dict(STACKS)[stack], size_label(size), pm(on), pm(off),
-                            ratio(on, off)])
-    return md(['stack', 'blob', 'MTOM on µs', 'MTOM off µs', 'on ÷ off'], out)
+            cells += [pm(on), pm(off), ratio(on, off)] if on and off else ['', '', '']
+        out.append(cells)
+    return md(['blob', 'Ferry typed, MTOM µs', 'inline µs', 'MTOM ÷ inline', 'CXF, MTOM µs',
+               'inline µs', 'MTOM ÷ inline'], out)
 
 
 def ldap_entry(rows):
@@ -287,14 +288,26 @@ def ldap_entry(rows):
                'Ferry B/op'], out)
 
 
-def wss(rows, name):
+def wss(rows, floor=None):
+    """One row per policy: Ferry's round trip, CXF's, their ratio (and the signatures' floor)."""
     out = []
+    seen = []
     for r in rows:
         p = r['params']
-        out.append([p.get('stack', ''), p.get('security', ''), p.get('keyType', ''),
-                    p.get('mtom', ''), size_label(p['blobBytes']) if 'blobBytes' in p else '',
-                    pm(r)])
-    return md(['stack', 'security', 'key', 'MTOM', 'blob', 'µs per round trip'], out)
+        key = (p.get('security'), p.get('keyType'), p.get('mtom'), p.get('blobBytes'))
+        if key in seen:
+            continue
+        seen.append(key)
+        same = dict(security=key[0], keyType=key[1], mtom=key[2], blobBytes=key[3])
+        f, c = pick(rows, stack='ferry', **same), pick(rows, stack='cxf', **same)
+        cells = [key[0], key[1] if floor is not None else size_label(key[3]),
+                 pm(f) if f else '', pm(c) if c else '', ratio(f, c) if f and c else '']
+        if floor is not None:
+            fl = pick(floor, keyType=key[1])
+            cells.append(pm(fl) if fl and key[0] == 'signed' else '')
+        out.append(cells)
+    header = ['security', 'key' if floor is not None else 'blob', 'Ferry µs', 'CXF µs', 'Ferry ÷ CXF']
+    return md(header + (['floor: the JDK signatures µs'] if floor is not None else []), out)
 
 
 def wss_verify(rows):
@@ -302,17 +315,12 @@ def wss_verify(rows):
               [[size_label(r['params'].get('attachmentBytes', '0')), pm(r)] for r in rows])
 
 
-def wss_floor(rows):
-    return md(['key', 'µs: two signatures and two verifications (the floor of `signed`)'],
-              [[r['params'].get('keyType', ''), pm(r)] for r in rows])
-
-
 TABLES = {
     'mime-parse': mime_parse, 'mime-write': mime_write, 'soap-copy': soap_copy,
     'mtom-codec': mtom_codec, 'broker': broker, 'http-echo': http_echo,
-    'http-alloc': http_alloc, 'mtom-crossover': mtom_crossover, 'ldap-entry': ldap_entry,
-    'wss-token': lambda r: wss(r, 'wss-token'), 'wss-signed': lambda r: wss(r, 'wss-signed'),
-    'wss-verify': wss_verify, 'wss-floor': wss_floor,
+    'mtom-crossover': mtom_crossover, 'ldap-entry': ldap_entry,
+    'wss-token': wss, 'wss-signed': lambda r: wss(r, load('wss-floor') or []),
+    'wss-verify': wss_verify,
 }
 
 
