@@ -10,6 +10,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.Objects;
 import java.util.Set;
 
@@ -31,6 +32,9 @@ import java.util.Set;
  * message can be sent once only.
  */
 public final class SoapRequest {
+  /** RFC 6750's b64token, compiled once: a bearer token is set on every call that sends one. */
+  private static final Pattern TOKEN68 = Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
+
   /** Headers the client writes itself; setting one is a mistake the builder refuses. */
   private static final Set<String> RESERVED = Set.of("host", "content-length",
       "transfer-encoding", "content-type", "connection", "keep-alive", "upgrade", "te",
@@ -156,7 +160,7 @@ public final class SoapRequest {
 
     /** Sends a bearer token ({@code Authorization: Bearer}, RFC 6750). */
     public Builder bearerToken(String token) {
-      if (!token.matches("[A-Za-z0-9\\-._~+/]+=*")) {
+      if (!TOKEN68.matcher(token).matches()) {
         throw new IllegalArgumentException("a bearer token is token68 characters (RFC 6750)");
       }
       return authorization("Bearer " + token);

@@ -39,6 +39,8 @@ import java.util.Objects;
  * Not thread-safe.
  */
 public final class MultipartWriter implements Closeable {
+  private static final int COPY_BUFFER_BYTES = 8192;
+
   private static final byte[] CRLF = {'\r', '\n'};
   private static final byte[] RANDOM_DELIMITER = ascii("\r\n--MIMEBoundary_");
   private static final byte[] ID_DOMAIN = ascii("@ferry.dev");
@@ -232,7 +234,27 @@ public final class MultipartWriter implements Closeable {
   /** Writes a whole part whose body is the rest of {@code body}, copied in bulk. */
   public void writePart(MimeHeaders headers, InputStream body) throws IOException {
     try (OutputStream o = startPart(headers)) {
-      body.transferTo(o);
+      copy(body, o);
+    }
+  }
+
+  /** {@link #startPart(String, String)} and a whole body, the rest of {@code body}. */
+  public void writePart(String contentType, String contentId, InputStream body)
+      throws IOException {
+    try (OutputStream o = startPart(contentType, contentId)) {
+      copy(body, o);
+    }
+  }
+
+  /**
+   * Copies through one small buffer: InputStream.transferTo allocates its own, and
+   * ByteArrayInputStream's (a DataHandler's usual source) one as long as the body, up to 128 KiB,
+   * for any stream but the JDK's own.
+   */
+  private static void copy(InputStream in, OutputStream out) throws IOException {
+    byte[] buf = new byte[COPY_BUFFER_BYTES];
+    for (int n; (n = in.read(buf, 0, buf.length)) >= 0; ) {
+      out.write(buf, 0, n);
     }
   }
 

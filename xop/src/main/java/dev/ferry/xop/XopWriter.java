@@ -35,8 +35,6 @@ import javax.xml.stream.XMLStreamWriter;
  * only what a URL must ({@code @} stays as it is), which every peer matches. Not thread-safe.
  */
 public final class XopWriter implements XMLStreamWriter, AutoCloseable {
-  private static final int COPY_BUFFER_BYTES = 8192;
-
   private static final int BASE64_CHUNK = 3 * 1024; // a multiple of 3: no padding mid-stream
 
   private final OutputStream out;
@@ -253,27 +251,15 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
   }
 
   private void writeAttachment(Pending p) throws IOException {
-    try (OutputStream body = multipart.startPart(p.contentType() == null
-        ? "application/octet-stream" : p.contentType(), p.contentId())) {
-      if (p.bytes() != null) {
+    String type = p.contentType() == null ? "application/octet-stream" : p.contentType();
+    if (p.bytes() != null) {
+      try (OutputStream body = multipart.startPart(type, p.contentId())) {
         p.bytes().writeTo(body);
-      } else {
-        try (InputStream in = p.source()) {
-          copy(in, body);
-        }
       }
-    }
-  }
-
-  /**
-   * Copies through one small buffer: InputStream.transferTo allocates its own buffer each time,
-   * and ByteArrayInputStream's (a DataHandler's usual source) one as long as the attachment, up
-   * to 128 KiB, for any stream but the JDK's own.
-   */
-  private static void copy(InputStream in, OutputStream out) throws IOException {
-    byte[] buf = new byte[COPY_BUFFER_BYTES];
-    for (int n; (n = in.read(buf, 0, buf.length)) >= 0; ) {
-      out.write(buf, 0, n);
+    } else {
+      try (InputStream in = p.source()) {
+        multipart.writePart(type, p.contentId(), in);
+      }
     }
   }
 
