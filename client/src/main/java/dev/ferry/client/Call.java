@@ -55,14 +55,27 @@ final class Call implements ReplyHandler.Listener, AutoCloseable {
 
   /** A call on {@code channel}; {@code timeoutMillis} is its timeout of progress. */
   Call(HttpConnections connections, HttpConnections.Origin origin, Channel channel, URI uri,
-      long timeoutMillis) {
+      long timeoutMillis) throws IOException {
     this.connections = connections;
     this.origin = origin;
     this.channel = channel;
     this.uri = uri;
     this.body = new ChannelInputStream(channel, PAUSE_BYTES);
-    connections.timeout(channel, timeoutMillis);
-    HttpConnections.replies(channel).expect(this);
+    // A connection can close as it is handed over (a TLS server refusing after the handshake, a
+    // peer closing an idle one): its handlers are then gone, and no reply would ever come.
+    ReplyHandler replies = HttpConnections.replies(channel);
+    if (replies == null) {
+      throw closedBeforeSending();
+    }
+    replies.expect(this);
+    connections.timeout(channel, replies, timeoutMillis);
+    if (!channel.isActive()) { // closed before expect: its end was told to nobody
+      throw closedBeforeSending();
+    }
+  }
+
+  private IOException closedBeforeSending() {
+    return new IOException("the connection to " + uri + " closed before the request went out");
   }
 
   /**

@@ -198,12 +198,17 @@ public final class SoapClient implements AutoCloseable {
           fail(connectFailure(request.uri(), f.cause()));
           return;
         }
-        call = start(f.channel());
+        try {
+          call = start(f.channel());
+        } catch (IOException e) {
+          fail(e);
+          return;
+        }
         sendHeld(call, request, headers, body);
       });
     }
 
-    private Call start(Channel ch) {
+    private Call start(Channel ch) throws IOException {
       Call c = new Call(connections, origin, ch, request.uri(), timeoutMillis(request));
       c.whenReadable(this::readable);
       result.whenComplete((r, t) -> {

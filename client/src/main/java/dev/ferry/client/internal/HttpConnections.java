@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Deque;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
@@ -167,24 +168,29 @@ public final class HttpConnections implements AutoCloseable {
   }
 
   /**
-   * Sets the timeout of progress of the exchange about to start on {@code ch}; the connection
-   * has the pool's again when it comes back.
+   * Sets the timeout of progress of the exchange about to start on {@code ch} (whose replies
+   * {@code r} hands over); the connection has the pool's again when it comes back.
    */
-  public void timeout(Channel ch, long millis) {
-    ReplyHandler r = replies(ch);
-    if (r.timeoutMillis() != millis) {
+  public void timeout(Channel ch, ReplyHandler r, long millis) {
+    if (r.timeoutMillis() == millis) {
+      return;
+    }
+    try {
       ch.pipeline().replace(IDLE, IDLE, idle(millis));
       r.timeoutMillis(millis);
+    } catch (NoSuchElementException e) {
+      // closed meanwhile: its handlers are gone, and the exchange fails as it starts
     }
   }
 
   /** Takes back a connection whose exchange ended cleanly, to be reused. */
   public void release(Channel ch, Origin origin, EventLoop loop) {
-    if (!ch.isActive() || replies(ch).busy()) {
+    ReplyHandler r = replies(ch);
+    if (!ch.isActive() || r == null || r.busy()) { // no handlers: it closed meanwhile
       ch.close();
       return;
     }
-    timeout(ch, timeoutMillis);
+    timeout(ch, r, timeoutMillis);
     Deque<Channel> pool = idle.computeIfAbsent(new Key(origin, loop),
         k -> new ConcurrentLinkedDeque<>());
     if (pool.size() >= MAX_IDLE) {
