@@ -288,10 +288,12 @@ def ldap_entry(rows):
                'Ferry B/op'], out)
 
 
-def wss(rows, floor=None):
-    """One row per policy: Ferry's round trip, CXF's, their ratio (and the signatures' floor)."""
+def wss(rows, floor=None, library=None):
+    """One row per policy: Ferry's round trip, CXF's, their ratio, WSS4J alone (DOM and
+    streaming, from WssLibraryFloorBenchmark) and, for signed, the signatures' floor."""
     out = []
     seen = []
+    library = library or []
     for r in rows:
         p = r['params']
         key = (p.get('security'), p.get('keyType'), p.get('mtom'), p.get('blobBytes'))
@@ -302,12 +304,16 @@ def wss(rows, floor=None):
         f, c = pick(rows, stack='ferry', **same), pick(rows, stack='cxf', **same)
         cells = [key[0], key[1] if floor is not None else size_label(key[3]),
                  pm(f) if f else '', pm(c) if c else '', ratio(f, c) if f and c else '']
+        dom = pick(library, api='dom', security=key[0], keyType=key[1])
+        stax = pick(library, api='stax', security=key[0], keyType=key[1])
+        cells.append('%s / %s' % (pm(dom), pm(stax)) if dom and stax else '')
         if floor is not None:
             fl = pick(floor, keyType=key[1])
             cells.append(pm(fl) if fl and key[0] == 'signed' else '')
         out.append(cells)
-    header = ['security', 'key' if floor is not None else 'blob', 'Ferry µs', 'CXF µs', 'Ferry ÷ CXF']
-    return md(header + (['floor: the JDK signatures µs'] if floor is not None else []), out)
+    header = ['security', 'key' if floor is not None else 'blob', 'Ferry µs', 'CXF µs',
+              'Ferry ÷ CXF', 'WSS4J alone µs, DOM / streaming']
+    return md(header + (['the JDK signatures alone µs'] if floor is not None else []), out)
 
 
 def wss_verify(rows):
@@ -319,7 +325,8 @@ TABLES = {
     'mime-parse': mime_parse, 'mime-write': mime_write, 'soap-copy': soap_copy,
     'mtom-codec': mtom_codec, 'broker': broker, 'http-echo': http_echo,
     'mtom-crossover': mtom_crossover, 'ldap-entry': ldap_entry,
-    'wss-token': wss, 'wss-signed': lambda r: wss(r, load('wss-floor') or []),
+    'wss-token': lambda r: wss(r, library=load('wss-library')),
+    'wss-signed': lambda r: wss(r, load('wss-floor') or [], load('wss-library')),
     'wss-verify': wss_verify,
 }
 

@@ -70,12 +70,13 @@ suite_ldap_search() { # needs slapd
 suite_wss() {
   jmh wss-token 'WsSecurityRoundTripBenchmark' -p stack=ferry,cxf \
       -p security=none,usernameToken -p mtom=true -p blobBytes=1024,32768 -p keyType=RSA \
-      -f 1 -wi 3 -w 2s -i 5 -r 2s
+      -f 1 -wi 10 -w 3s -i 5 -r 3s
   jmh wss-signed 'WsSecurityRoundTripBenchmark' -p stack=ferry,cxf \
       -p security=none,signed -p mtom=false -p blobBytes=1024 -p keyType=RSA,EC \
-      -f 1 -wi 3 -w 2s -i 5 -r 2s
-  jmh wss-verify 'WsSecurityVerifyBenchmark' -f 1 -wi 3 -w 1s -i 5 -r 1s
+      -f 1 -wi 10 -w 3s -i 5 -r 3s
+  jmh wss-verify 'WsSecurityVerifyBenchmark' -f 1 -wi 10 -w 2s -i 5 -r 2s
   jmh wss-floor 'SignatureFloorBenchmark' -f 1 -wi 3 -w 1s -i 5 -r 1s
+  jmh wss-library 'WssLibraryFloorBenchmark' -f 1 -wi 10 -w 2s -i 5 -r 2s
   java -Xmx256m -cp "$JAR" dev.ferry.bench.wss.SignedBrokerHeapProbe 200M > "$OUT/wss-heap.txt"
 }
 

@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -18,7 +20,9 @@ import java.util.stream.Stream;
  * {@code ferry broker} and behind nginx), {@code clients} threads call the MTOM echo of
  * {@code size} bytes for {@code seconds} after as long of warm-up; prints calls per second and
  * the relay's CPU time per call (user + system, all its threads or worker processes, as the
- * operating system counts them). Not a JMH benchmark:
+ * operating system counts them). After a warm-up of {@code seconds} per path, the paths take
+ * turns in five rounds of a fifth of {@code seconds} each; printed are the medians and each
+ * round's CPU per call. Not a JMH benchmark:
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.ferry.bench.http.ProxyCpuProbe 32768 8 20
@@ -28,6 +32,9 @@ import java.util.stream.Stream;
  * {@code ferry-broker,nginx}).
  */
 public final class ProxyCpuProbe {
+  /** Rounds of calls per path, each {@code seconds / ROUNDS} long. */
+  private static final int ROUNDS = 5;
+
   private ProxyCpuProbe() {}
 
   public static void main(String[] args) throws Exception {
@@ -37,18 +44,34 @@ public final class ProxyCpuProbe {
     SoapCodec codec = SoapCodec.create();
     ByteString blob = BrokerOverheadBenchmark.blob(size);
     List<String> paths = args.length > 3 ? List.of(args[3].split(",")) : List.of(Relays.PATHS);
+    Map<String, List<double[]>> rounds = new LinkedHashMap<>(); // per path: {calls/s, CPU us}
     try (Relays relays = Relays.start(null);
         SoapClient client = SoapClient.builder().ioThreads(Math.min(clients, 2)).build()) {
       for (String path : paths) {
-        URI uri = relays.uri(path);
-        run(client, codec, uri, blob, clients, seconds); // warm-up
-        Duration before = cpu(relays.process(path));
-        long calls = run(client, codec, uri, blob, clients, seconds);
-        double cpuUs = cpu(relays.process(path)).minus(before).toNanos() / 1e3 / calls;
-        System.out.printf("%-13s %8d B  %2d clients: %8.0f calls/s, relay CPU %6.1f us a call%n",
-            path, size, clients, calls / (double) seconds, cpuUs);
+        run(client, codec, relays.uri(path), blob, clients, seconds); // warm-up
+        rounds.put(path, new ArrayList<>());
+      }
+      // the paths take turns, so that a slower stretch of the machine falls on each of them
+      for (int round = 0; round < ROUNDS; round++) {
+        for (String path : paths) {
+          Duration before = cpu(relays.process(path));
+          long calls = run(client, codec, relays.uri(path), blob, clients, seconds / ROUNDS);
+          double cpuUs = cpu(relays.process(path)).minus(before).toNanos() / 1e3 / calls;
+          rounds.get(path).add(new double[] {calls / (double) (seconds / ROUNDS), cpuUs});
+        }
       }
     }
+    for (Map.Entry<String, List<double[]>> e : rounds.entrySet()) {
+      System.out.printf("%-13s %8d B  %2d clients: %8.0f calls/s, relay CPU %6.1f us a call"
+          + " (rounds: %s)%n", e.getKey(), size, clients, median(e.getValue(), 0),
+          median(e.getValue(), 1), e.getValue().stream()
+              .map(r -> String.format("%.1f", r[1])).toList());
+    }
+  }
+
+  private static double median(List<double[]> rounds, int column) {
+    double[] v = rounds.stream().mapToDouble(r -> r[column]).sorted().toArray();
+    return v[v.length / 2];
   }
 
   /** {@code clients} threads calling for {@code seconds}; returns the calls made. */
