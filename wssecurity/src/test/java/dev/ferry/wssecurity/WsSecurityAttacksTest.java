@@ -180,4 +180,36 @@ class WsSecurityAttacksTest {
       assertThat(f.getMessage()).doesNotContain("guess").doesNotContain("wonderland");
     }
   }
+
+  @Test
+  void tokensThatFailAuthenticationLeaveNoNonceBehind() throws IOException {
+    WsSecurityPolicy ut = WsSecurityPolicy.builder()
+        .usernameToken(WsSecurityPolicy.Password.DIGEST).build();
+    WsSecurity receiver = WsSecurity.builder().inbound(ut)
+        .credentials(WsSecurityTest.receiver().build()).replayEntries(5).build();
+    WsSecurity liar = WsSecurity.builder().outbound(ut).credentials(WsSecurityCredentials
+        .builder().user("alice", "guess".toCharArray()).build()).build();
+    for (int i = 0; i < 20; i++) { // four times what the cache holds, each with a new nonce
+      Message m = wire(liar.protect(order(SoapVersion.SOAP_11, MtomPolicy.NEVER, null)));
+      assertThatThrownBy(() -> receiver.open(m)).isInstanceOf(FaultException.class);
+    }
+    String token = wire(out(ut).protect(order(SoapVersion.SOAP_11, MtomPolicy.NEVER, null)))
+        .toByteString().utf8();
+    receiver.open(parse(token));
+    assertThatThrownBy(() -> receiver.open(parse(token))).isInstanceOf(FaultException.class);
+  }
+
+  @Test
+  void aCacheFullOfLiveNoncesRefusesNewMessages() throws IOException {
+    WsSecurityPolicy ut = WsSecurityPolicy.builder()
+        .usernameToken(WsSecurityPolicy.Password.DIGEST).build();
+    WsSecurity receiver = WsSecurity.builder().inbound(ut)
+        .credentials(WsSecurityTest.receiver().build()).replayEntries(2).build();
+    for (int i = 0; i < 2; i++) {
+      receiver.open(wire(out(ut).protect(order(SoapVersion.SOAP_11, MtomPolicy.NEVER, null))));
+    }
+    Message third = wire(out(ut).protect(order(SoapVersion.SOAP_11, MtomPolicy.NEVER, null)));
+    FaultException f = (FaultException) WsSecurityTest.catchFault(() -> receiver.open(third));
+    assertThat(f.fault().code().getLocalPart()).isEqualTo("FailedAuthentication");
+  }
 }

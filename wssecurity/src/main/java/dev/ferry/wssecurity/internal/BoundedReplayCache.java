@@ -2,24 +2,77 @@ package dev.ferry.wssecurity.internal;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Iterator;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.wss4j.common.cache.ReplayCache;
 
 /**
- * The nonces and timestamps seen, each until it expires; at most {@code maxEntries}. When full
- * of entries that have not expired, what comes next is taken as a replay (refused) rather than
- * letting an old entry go, which could let its message in again.
+ * The nonces and timestamps seen, each until it expires; at most {@code maxEntries}.
+ *
+ * <p>WSS4J records a UsernameToken's nonce before it checks the password. So that messages that
+ * fail a check (a guessed password, a forged signature) cannot fill the cache and lock out the
+ * senders who authenticate, what a message adds while its thread {@link #hold holds} is kept
+ * apart, and {@link #commit remembered} only once the whole message passed; a failed one leaves
+ * nothing behind. When full of entries that have not expired, a message that would add one is
+ * refused rather than letting an old entry go, which could let its message in again. Entries
+ * leave in the order they came, as they expire, so a full cache costs no scan per message.
  */
 public final class BoundedReplayCache implements ReplayCache {
+  /** What {@link #commit} did with the entries a message added. */
+  public enum Verdict {
+    /** Remembered (or there were none). */
+    REMEMBERED,
+    /** One is there already: the same message, checked meanwhile on another thread. */
+    REPLAYED,
+    /** No room: the cache holds {@code maxEntries} that have not expired. */
+    FULL
+  }
+
+  private record Entry(String id, Instant expiry) {}
+
   private final Map<String, Instant> seen = new ConcurrentHashMap<>();
+  private final Queue<Entry> order = new ConcurrentLinkedQueue<>();
+  private final ThreadLocal<Map<String, Instant>> held = new ThreadLocal<>();
   private final int maxEntries;
   private final Duration defaultTtl;
 
   public BoundedReplayCache(int maxEntries, Duration defaultTtl) {
     this.maxEntries = maxEntries;
     this.defaultTtl = defaultTtl;
+  }
+
+  /** Holds what this thread adds from now on apart, until {@link #commit} or {@link #release}. */
+  public void hold() {
+    held.set(new HashMap<>(4));
+  }
+
+  /** Remembers what this thread held (all of it, or none), and stops holding. */
+  public synchronized Verdict commit() {
+    Map<String, Instant> h = held.get();
+    held.remove();
+    if (h == null || h.isEmpty()) {
+      return Verdict.REMEMBERED;
+    }
+    Instant now = Instant.now();
+    evictExpired(now);
+    for (String id : h.keySet()) {
+      if (isLive(seen.get(id), now)) {
+        return Verdict.REPLAYED;
+      }
+    }
+    if (seen.size() + h.size() > maxEntries) {
+      return Verdict.FULL;
+    }
+    h.forEach(this::put);
+    return Verdict.REMEMBERED;
+  }
+
+  /** Drops what this thread held, for a message refused. */
+  public void release() {
+    held.remove();
   }
 
   @Override
@@ -29,36 +82,54 @@ public final class BoundedReplayCache implements ReplayCache {
 
   @Override
   public void add(String identifier, Instant expiry) {
-    if (seen.size() >= maxEntries) {
-      evictExpired();
+    Map<String, Instant> h = held.get();
+    if (h != null) {
+      h.put(identifier, expiry);
+      return;
     }
-    if (seen.size() < maxEntries) {
-      seen.put(identifier, expiry);
+    synchronized (this) {
+      evictExpired(Instant.now());
+      if (seen.size() < maxEntries) {
+        put(identifier, expiry);
+      }
     }
   }
 
   @Override
   public boolean contains(String identifier) {
-    Instant until = seen.get(identifier);
-    if (until != null && until.isBefore(Instant.now())) {
-      seen.remove(identifier, until);
-      return false;
+    Map<String, Instant> h = held.get();
+    if (h != null && h.containsKey(identifier)) {
+      return true;
     }
-    // full of live entries: nothing new can be remembered, so nothing new is let in
-    return until != null || seen.size() >= maxEntries && !evictExpired();
+    Instant now = Instant.now();
+    if (isLive(seen.get(identifier), now)) {
+      return true;
+    }
+    // outside a hold, nothing new can be remembered when full: so nothing new is let in
+    return h == null && seen.size() >= maxEntries && !hasExpired(now);
   }
 
-  /** Drops what expired; returns true if anything did. */
-  private boolean evictExpired() {
-    Instant now = Instant.now();
-    boolean any = false;
-    for (Iterator<Map.Entry<String, Instant>> i = seen.entrySet().iterator(); i.hasNext(); ) {
-      if (i.next().getValue().isBefore(now)) {
-        i.remove();
-        any = true;
-      }
+  private void put(String id, Instant expiry) {
+    seen.put(id, expiry);
+    order.add(new Entry(id, expiry));
+  }
+
+  private static boolean isLive(Instant expiry, Instant now) {
+    return expiry != null && !expiry.isBefore(now);
+  }
+
+  /** Drops the entries at the head that expired (an entry put again leaves with its last). */
+  private void evictExpired(Instant now) {
+    for (Entry e = order.peek(); e != null && e.expiry().isBefore(now); e = order.peek()) {
+      order.poll();
+      seen.remove(e.id(), e.expiry());
     }
-    return any;
+  }
+
+  private synchronized boolean hasExpired(Instant now) {
+    int before = seen.size();
+    evictExpired(now);
+    return seen.size() < before;
   }
 
   /** Entries held now. */
@@ -69,5 +140,6 @@ public final class BoundedReplayCache implements ReplayCache {
   @Override
   public void close() {
     seen.clear();
+    order.clear();
   }
 }

@@ -55,8 +55,14 @@ import org.apache.xml.security.stax.securityToken.SecurityToken;
 public final class Inbound {
   private static final ByteString ENCRYPTED_DATA = ByteString.encodeUtf8("EncryptedData");
 
+  private static final System.Logger LOG = System.getLogger("dev.ferry.wssecurity");
+
   private final WsSecurityPolicy policy;
   private final InboundWSSec wss;
+  private final BoundedReplayCache nonces;
+  private final BoundedReplayCache timestamps;
+  private final int replayEntries;
+  private volatile long fullSince;
 
   public Inbound(WsSecurityPolicy policy, WsSecurityCredentials c, int replayEntries)
       throws IOException {
@@ -88,8 +94,11 @@ public final class Inbound {
     // SHA-2 ones are let in here, and what is too weak is this class's own check
     p.addIgnoreBSPRule(org.apache.wss4j.common.bsp.BSPRule.R5421);
     Duration keep = Duration.ofSeconds(ttl + skew);
-    p.setNonceReplayCache(new BoundedReplayCache(replayEntries, keep));
-    p.setTimestampReplayCache(new BoundedReplayCache(replayEntries, keep));
+    this.replayEntries = replayEntries;
+    this.nonces = new BoundedReplayCache(replayEntries, keep);
+    this.timestamps = new BoundedReplayCache(replayEntries, keep);
+    p.setNonceReplayCache(nonces);
+    p.setTimestampReplayCache(timestamps);
     if (policy.usernameToken() != null) {
       p.setUsernameTokenPasswordType(policy.usernameToken() == WsSecurityPolicy.Password.TEXT
           ? WSSConstants.UsernameTokenPasswordType.PASSWORD_TEXT
@@ -130,6 +139,21 @@ public final class Inbound {
       throw Faults.refuse(v, Faults.INVALID_SECURITY, "WS-Security: the message has no"
           + " wsse:Security header, and the policy requires " + requirements(), null);
     }
+    nonces.hold();
+    timestamps.hold();
+    try {
+      MessageGuard.Opened opened = process(m, v);
+      remember(v, nonces);
+      remember(v, timestamps);
+      return opened;
+    } finally {
+      nonces.release();
+      timestamps.release();
+    }
+  }
+
+  /** Reads {@code m} through WSS4J and holds what it reported against the policy. */
+  private MessageGuard.Opened process(Message m, SoapVersion v) throws IOException {
     ByteString envelope = m.toByteString();
     boolean encrypted = envelope.indexOf(ENCRYPTED_DATA, 0) >= 0;
     List<SecurityEvent> events = new ArrayList<>();
@@ -147,6 +171,30 @@ public final class Inbound {
     check(v, m, f);
     Message opened = out == null ? m : m.copy().replaceEnvelope(out.toByteString());
     return new MessageGuard.Opened(opened, principal(f), f.signedHeaders);
+  }
+
+  /**
+   * Remembers the nonces or timestamps of a message that passed: refused if one came meanwhile
+   * (the same message at the same time), or if there is no room (said in the log, once a
+   * minute at most: the service takes more messages than {@code replayEntries} within their
+   * time to live).
+   */
+  private void remember(SoapVersion v, BoundedReplayCache cache) throws FaultException {
+    BoundedReplayCache.Verdict verdict = cache.commit();
+    if (verdict == BoundedReplayCache.Verdict.REMEMBERED) {
+      return;
+    }
+    if (verdict == BoundedReplayCache.Verdict.FULL) {
+      long now = System.nanoTime();
+      if (fullSince == 0 || now - fullSince > 60_000_000_000L) {
+        fullSince = now;
+        LOG.log(System.Logger.Level.WARNING, "WS-Security: " + replayEntries + " nonces or"
+            + " timestamps are remembered and none has expired; messages are refused until"
+            + " some do (WsSecurity.Builder.replayEntries)");
+      }
+    }
+    throw Faults.refuse(v, Faults.FAILED_AUTHENTICATION, "WS-Security: the security token"
+        + " could not be authenticated or authorized", null);
   }
 
   private static Findings findings(List<SecurityEvent> events) {
