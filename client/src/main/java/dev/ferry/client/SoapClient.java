@@ -345,7 +345,7 @@ public final class SoapClient implements AutoCloseable {
       HttpHeaders headers, RequestBody body) {
     headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.size());
     Supplier<FullHttpRequest> held = () -> new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
-        HttpMethod.POST, target(request.uri()), body.content(), headers,
+        HttpMethod.POST, target(request.uri()), body.content(call.channel().alloc()), headers,
         EmptyHttpHeaders.INSTANCE);
     call.send(held.get());
     call.sent();

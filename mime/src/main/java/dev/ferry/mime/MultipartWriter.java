@@ -1,6 +1,7 @@
 package dev.ferry.mime;
 
 import dev.ferry.mime.internal.Boundaries;
+import dev.ferry.mime.internal.BufferPool;
 import dev.ferry.mime.internal.RandomPool;
 import java.io.Closeable;
 import java.io.IOException;
@@ -39,7 +40,7 @@ import java.util.Objects;
  * Not thread-safe.
  */
 public final class MultipartWriter implements Closeable {
-  private static final int COPY_BUFFER_BYTES = 8192;
+  private static final BufferPool COPY_BUFFERS = new BufferPool(8192, 64);
 
   private static final byte[] CRLF = {'\r', '\n'};
   private static final byte[] RANDOM_DELIMITER = ascii("\r\n--MIMEBoundary_");
@@ -247,14 +248,18 @@ public final class MultipartWriter implements Closeable {
   }
 
   /**
-   * Copies through one small buffer: InputStream.transferTo allocates its own, and
-   * ByteArrayInputStream's (a DataHandler's usual source) one as long as the body, up to 128 KiB,
-   * for any stream but the JDK's own.
+   * Copies through one small buffer, taken from a pool and given back: InputStream.transferTo
+   * allocates its own, and ByteArrayInputStream's (a DataHandler's usual source) one as long as
+   * the body, up to 128 KiB, for any stream but the JDK's own.
    */
   private static void copy(InputStream in, OutputStream out) throws IOException {
-    byte[] buf = new byte[COPY_BUFFER_BYTES];
-    for (int n; (n = in.read(buf, 0, buf.length)) >= 0; ) {
-      out.write(buf, 0, n);
+    byte[] buf = COPY_BUFFERS.take();
+    try {
+      for (int n; (n = in.read(buf, 0, buf.length)) >= 0; ) {
+        out.write(buf, 0, n);
+      }
+    } finally {
+      COPY_BUFFERS.give(buf);
     }
   }
 

@@ -200,7 +200,7 @@ public final class Message {
     try {
       XMLStreamReader r = buffer.attachments() != null
           ? buffer.attachments().newXmlReader(xml, "UTF-8")
-          : buffer.codec().xop().newXmlReader(xml.asInputStream(), null);
+          : buffer.codec().xop().newXmlReader(xml, null);
       while (r.hasNext()) {
         if (r.next() == XMLStreamConstants.START_ELEMENT && r.getName().equals(
             buffer.bodyName())) {

@@ -119,7 +119,7 @@ public final class MessageBuffer implements Closeable {
   public void checkBody() throws SoapException {
     XMLStreamReader2 r = null;
     try {
-      r = (XMLStreamReader2) codec.xop().newXmlReader(envelope.asInputStream(), null);
+      r = (XMLStreamReader2) codec.xop().newXmlReader(envelope, null);
       for (int depth = 0; r.hasNext(); ) {
         int e = r.next();
         if (e == XMLStreamConstants.START_ELEMENT) {
@@ -310,7 +310,7 @@ public final class MessageBuffer implements Closeable {
     }
 
     void run() throws XMLStreamException, DecodeException {
-      r = (XMLStreamReader2) codec.xop().newXmlReader(envelope.asInputStream(), null);
+      r = (XMLStreamReader2) codec.xop().newXmlReader(envelope, null);
       try {
         requireUtf8();
         envelopeStart();

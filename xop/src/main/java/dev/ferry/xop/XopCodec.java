@@ -35,7 +35,11 @@ public final class XopCodec {
   private final boolean lenientStart;
   private final Path spoolDirectory;
   private final RootBudget rootBudget;
+  /** A document held in memory up to this size is read with buffers of this size. */
+  private static final int SMALL_XML_BYTES = 1024;
+
   private final XMLInputFactory inputFactory;
+  private final XMLInputFactory smallInputFactory;
   private final XMLOutputFactory outputFactory;
 
   private XopCodec(Builder b) {
@@ -45,6 +49,7 @@ public final class XopCodec {
     spoolDirectory = b.spoolDirectory;
     rootBudget = new RootBudget(limits.maxHeldRootBytes());
     inputFactory = XmlFactories.input(limits.xml());
+    smallInputFactory = XmlFactories.input(limits.xml(), SMALL_XML_BYTES);
     outputFactory = XmlFactories.output();
   }
 
@@ -132,6 +137,18 @@ public final class XopCodec {
         : inputFactory.createXMLStreamReader(xml, encoding);
   }
 
+  /**
+   * As {@link #newXmlReader(InputStream, String)}, over bytes held in memory: a small document
+   * (most envelopes of MTOM messages) gets a reader with buffers of its size, not the 12 KB a
+   * reader allocates for a stream.
+   */
+  public XMLStreamReader newXmlReader(ByteString xml, String encoding)
+      throws XMLStreamException {
+    XMLInputFactory f = inputFactory(xml.size());
+    return encoding == null ? f.createXMLStreamReader(xml.asInputStream())
+        : f.createXMLStreamReader(xml.asInputStream(), encoding);
+  }
+
   /** Returns a StAX writer of UTF-8 to {@code out}. */
   public XMLStreamWriter newXmlWriter(OutputStream out) throws XMLStreamException {
     return outputFactory.createXMLStreamWriter(out, "UTF-8");
@@ -157,8 +174,9 @@ public final class XopCodec {
     return rootBudget;
   }
 
-  XMLInputFactory inputFactory() {
-    return inputFactory;
+  /** The input factory for a document of {@code xmlBytes} held in memory. */
+  XMLInputFactory inputFactory(int xmlBytes) {
+    return xmlBytes <= SMALL_XML_BYTES ? smallInputFactory : inputFactory;
   }
 
   XMLOutputFactory outputFactory() {

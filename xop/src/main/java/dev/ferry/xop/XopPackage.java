@@ -194,7 +194,7 @@ public final class XopPackage implements Closeable {
     }
     XMLStreamReader r = null;
     try {
-      r = codec.inputFactory().createXMLStreamReader(root.asInputStream(), charset.name());
+      r = codec.newXmlReader(root, charset.name());
       while (r.hasNext()) {
         if (r.next() == XMLStreamConstants.START_ELEMENT && "Include".equals(r.getLocalName())
             && XopReader.XOP_NS.equals(r.getNamespaceURI())) {
@@ -480,8 +480,7 @@ public final class XopPackage implements Closeable {
    */
   public XopReader newXmlReader(ByteString xml, String charset) throws XopException {
     try {
-      XMLStreamReader r = codec.inputFactory().createXMLStreamReader(xml.asInputStream(),
-          charset);
+      XMLStreamReader r = codec.newXmlReader(xml, charset);
       return new XopReader(r, this);
     } catch (XMLStreamException e) {
       throw XopReader.translate(e, "root");

@@ -1,7 +1,7 @@
 package dev.ferry.client.internal;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -99,17 +99,19 @@ public final class RequestBody extends OutputStream {
     return stream != null;
   }
 
-  /** The held body as a buffer over its chunks (no copy); a new buffer on every call. */
-  public ByteBuf content() {
-    if (filled.isEmpty()) {
-      return Unpooled.wrappedBuffer(chunk, 0, inChunk);
+  /**
+   * The held body in one buffer of {@code alloc}'s (a pooled direct one, on a connection's
+   * allocator), a new one on every call, for one write. The socket takes its bytes from direct
+   * memory: handed the heap chunks, Netty merged them into one new heap buffer and copied that
+   * again, two copies and a body's size of garbage; this is one copy and none.
+   */
+  public ByteBuf content(ByteBufAllocator alloc) {
+    ByteBuf out = alloc.directBuffer(count, count);
+    for (byte[] c : filled) {
+      out.writeBytes(c);
     }
-    ByteBuf[] parts = new ByteBuf[filled.size() + 1];
-    for (int i = 0; i < filled.size(); i++) {
-      parts[i] = Unpooled.wrappedBuffer(filled.get(i));
-    }
-    parts[filled.size()] = Unpooled.wrappedBuffer(chunk, 0, inChunk);
-    return Unpooled.wrappedBuffer(parts.length, parts);
+    out.writeBytes(chunk, 0, inChunk);
+    return out;
   }
 
   public int size() {

@@ -155,7 +155,7 @@ public final class MessageBinder {
       XopReader x = message.attachments().newXmlReader(xml, "UTF-8");
       return x.getParent();
     }
-    return codec.xop().newXmlReader(xml.asInputStream(), "UTF-8");
+    return codec.xop().newXmlReader(xml, "UTF-8");
   }
 
   /** Reads the children of the element {@code r} stands on into the matching parts' values. */

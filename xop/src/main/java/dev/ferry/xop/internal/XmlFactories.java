@@ -18,7 +18,19 @@ public final class XmlFactories {
 
   /** Returns an input factory: namespace aware, no DTDs, no external entities, limits set. */
   public static XMLInputFactory input(XmlLimits limits) {
+    return input(limits, 0);
+  }
+
+  /**
+   * As {@link #input(XmlLimits)}, whose readers take their input {@code bufferChars} at a time
+   * (0: Woodstox's 4,000): each reader allocates a char and a byte buffer of that length, 12 KB
+   * at the default, several times what a small envelope holds.
+   */
+  public static XMLInputFactory input(XmlLimits limits, int bufferChars) {
     XMLInputFactory f = new WstxInputFactory();
+    if (bufferChars > 0) {
+      f.setProperty(WstxInputProperties.P_INPUT_BUFFER_LENGTH, bufferChars);
+    }
     f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
     f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
     f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
