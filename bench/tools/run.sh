@@ -50,7 +50,7 @@ suite_broker() { # needs nginx
 suite_jaxws() {
   local typed='-p stack=ferry,ferry-jaxws,ferry-typed,cxf,metro'
   jmh http-echo 'EchoRoundTripBenchmark' $typed -p mtom=true -p size=4096,32768,1048576,12582912 \
-      -f 1 -wi 4 -w 2s -i 5 -r 2s
+      -f 1 -wi 10 -w 2s -i 5 -r 2s
   jmh http-alloc 'EchoRoundTripBenchmark.roundTrip' $typed -p mtom=true -p size=32768 -prof gc \
       -f 1 -wi 4 -w 2s -i 5 -r 2s
   jmh mtom-crossover 'EchoRoundTripBenchmark.roundTrip' -p stack=ferry-typed,cxf \
