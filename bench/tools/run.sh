@@ -2,7 +2,7 @@
 # Runs the benchmarks behind docs/performance.md and writes their JMH JSON to bench/results/.
 #
 #   ./mvnw -q package -pl bench,cli -am -DskipTests     # the benchmarks jar and the ferry jar
-#   bench/tools/run.sh                                  # every suite (about an hour)
+#   bench/tools/run.sh                                  # every suite (about two hours)
 #   bench/tools/run.sh mime broker                      # some suites
 #   python3 bench/tools/charts.py                       # tables and docs/*.png from the JSON
 #
