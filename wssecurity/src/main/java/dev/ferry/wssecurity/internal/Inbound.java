@@ -159,7 +159,7 @@ public final class Inbound {
     List<SecurityEvent> events = new ArrayList<>();
     ByteStringBuilder out = encrypted ? new ByteStringBuilder(envelope.size()) : null;
     try {
-      XMLStreamReader r = wss.processInMessage(Stax.reader(envelope.asInputStream()), null,
+      XMLStreamReader r = wss.processInMessage(Stax.reader(envelope), null,
           events::add);
       XMLStreamWriter w = out == null ? null : Stax.writer(out.asOutputStream());
       Stax.copy(r, w);

@@ -65,7 +65,7 @@ public final class Outbound {
   public ByteString secure(ByteString envelope) throws IOException {
     ByteStringBuilder out = new ByteStringBuilder(envelope.size() + 4096);
     try {
-      XMLStreamReader r = Stax.reader(envelope.asInputStream());
+      XMLStreamReader r = Stax.reader(envelope);
       r.nextTag();
       SoapVersion v = SoapVersion.fromNamespace(r.getNamespaceURI());
       if (v == null || !r.getLocalName().equals("Envelope")) {
@@ -74,7 +74,7 @@ public final class Outbound {
       r.close();
       XMLStreamWriter w = wss(v).processOutMessage(out.asOutputStream(), "UTF-8",
           new ArrayList<SecurityEvent>());
-      Stax.copy(Stax.reader(envelope.asInputStream()), w);
+      Stax.copy(Stax.reader(envelope), w);
       w.close();
     } catch (XMLStreamException | WSSecurityException e) {
       throw new IOException("cannot secure the envelope: " + e.getMessage(), e);

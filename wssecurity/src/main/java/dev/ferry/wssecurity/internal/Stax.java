@@ -1,5 +1,6 @@
 package dev.ferry.wssecurity.internal;
 
+import dev.ferry.bytes.ByteString;
 import java.io.InputStream;
 import java.io.OutputStream;
 import javax.xml.stream.XMLInputFactory;
@@ -14,13 +15,19 @@ import javax.xml.stream.XMLStreamWriter;
  * entities), made once, and the copy of one document's events from a reader to a writer.
  */
 public final class Stax {
-  private static final XMLInputFactory IN = inputFactory();
+  /** An envelope up to this size is read with buffers of 1 KiB, not Woodstox's 12 KB. */
+  private static final int SMALL_BYTES = 8192;
+  private static final XMLInputFactory IN = inputFactory(0);
+  private static final XMLInputFactory SMALL_IN = inputFactory(1024);
   private static final XMLOutputFactory OUT = new com.ctc.wstx.stax.WstxOutputFactory();
 
   private Stax() {}
 
-  private static XMLInputFactory inputFactory() {
+  private static XMLInputFactory inputFactory(int bufferChars) {
     XMLInputFactory f = new com.ctc.wstx.stax.WstxInputFactory();
+    if (bufferChars > 0) {
+      f.setProperty(com.ctc.wstx.api.WstxInputProperties.P_INPUT_BUFFER_LENGTH, bufferChars);
+    }
     f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
     f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
     f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
@@ -30,6 +37,12 @@ public final class Stax {
 
   public static XMLStreamReader reader(InputStream in) throws XMLStreamException {
     return IN.createXMLStreamReader(in, "UTF-8");
+  }
+
+  /** A reader over an envelope held in memory, its buffers sized for it. */
+  public static XMLStreamReader reader(ByteString envelope) throws XMLStreamException {
+    return (envelope.size() <= SMALL_BYTES ? SMALL_IN : IN).createXMLStreamReader(
+        envelope.asInputStream(), "UTF-8");
   }
 
   public static XMLStreamWriter writer(OutputStream out) throws XMLStreamException {
