@@ -1,5 +1,6 @@
 package dev.ferry.client;
 
+import dev.ferry.bytes.internal.Streams;
 import dev.ferry.client.internal.ChannelInputStream;
 import dev.ferry.client.internal.ChannelOutputStream;
 import dev.ferry.client.internal.HttpConnections;
@@ -243,17 +244,7 @@ final class Call implements ReplyHandler.Listener, AutoCloseable {
   /** Reads what is left of the reply, up to a bound; true if it ended. */
   private boolean drain() {
     try {
-      byte[] skip = new byte[64]; // nearly always nothing is left, or a line end
-      for (int left = DRAIN_BYTES, n; left > 0; left -= n) {
-        n = body.read(skip, 0, Math.min(skip.length, left));
-        if (n < 0) {
-          return true;
-        }
-        if (n == skip.length && skip.length < 8192) {
-          skip = new byte[8192];
-        }
-      }
-      return body.drained();
+      return Streams.discard(body, DRAIN_BYTES) || body.drained();
     } catch (IOException e) {
       return false;
     }

@@ -24,7 +24,10 @@ public final class CxfSecurity {
   private static final String RSA_SHA256 = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
   private static final String SHA256 = "http://www.w3.org/2001/04/xmlenc#sha256";
   private static final String AES256_GCM = "http://www.w3.org/2009/xmlenc11#aes256-gcm";
-  private static final char[] STORE = "changeit".toCharArray();
+  /** The alias of a crypto's own key, and the password of its in-memory key store. */
+  public static final String OWN = "own";
+  public static final String STORE_PASSWORD = "changeit";
+  private static final char[] STORE = STORE_PASSWORD.toCharArray();
 
   private CxfSecurity() {}
 
@@ -37,7 +40,7 @@ public final class CxfSecurity {
     KeyStore ks = KeyStore.getInstance("PKCS12");
     ks.load(null, null);
     if (own != null) {
-      ks.setKeyEntry("own", own.key(), STORE, own.chain());
+      ks.setKeyEntry(OWN, own.key(), STORE, own.chain());
     }
     if (peer != null) {
       ks.setCertificateEntry("peer", peer);
@@ -93,7 +96,7 @@ public final class CxfSecurity {
     p.put(ConfigurationConstants.USER, "alice");
     p.put(ConfigurationConstants.PASSWORD_TYPE, "PasswordDigest");
     p.put(ConfigurationConstants.PW_CALLBACK_REF, passwords(userPassword));
-    p.put(ConfigurationConstants.SIGNATURE_USER, "own");
+    p.put(ConfigurationConstants.SIGNATURE_USER, OWN);
     p.put(ConfigurationConstants.SIG_PROP_REF_ID, "crypto");
     p.put("crypto", crypto);
     p.put(ConfigurationConstants.SIG_KEY_ID, "DirectReference");

@@ -30,14 +30,14 @@ import javax.xml.stream.XMLStreamWriter;
  * }</pre>
  */
 public final class XopCodec {
+  /** A document held in memory up to this size is read with buffers of this size. */
+  private static final int SMALL_XML_BYTES = 1024;
+
   private final XopLimits limits;
   private final boolean lenientLineEnds;
   private final boolean lenientStart;
   private final Path spoolDirectory;
   private final RootBudget rootBudget;
-  /** A document held in memory up to this size is read with buffers of this size. */
-  private static final int SMALL_XML_BYTES = 1024;
-
   private final XMLInputFactory inputFactory;
   private final XMLInputFactory smallInputFactory;
   private final XMLOutputFactory outputFactory;

@@ -1,24 +1,22 @@
 package dev.ferry.bench.wss;
 
 import dev.ferry.bytes.ByteString;
+import dev.ferry.interop.CxfSecurity;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.SoapCodec;
-import dev.ferry.testkit.TestPki;
 import dev.ferry.wssecurity.WsSecurity;
 import dev.ferry.wssecurity.WsSecurityPolicy;
 import dev.ferry.wssecurity.internal.BoundedReplayCache;
 import dev.ferry.wssecurity.internal.Stax;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import javax.security.auth.callback.Callback;
+import javax.security.auth.callback.CallbackHandler;
 import javax.xml.XMLConstants;
 import javax.xml.namespace.QName;
 import javax.xml.parsers.DocumentBuilder;
@@ -32,7 +30,6 @@ import javax.xml.transform.stream.StreamResult;
 import org.apache.wss4j.common.WSEncryptionPart;
 import org.apache.wss4j.common.bsp.BSPRule;
 import org.apache.wss4j.common.crypto.Merlin;
-import org.apache.wss4j.common.ext.WSPasswordCallback;
 import org.apache.wss4j.dom.WSConstants;
 import org.apache.wss4j.dom.engine.WSSConfig;
 import org.apache.wss4j.dom.engine.WSSecurityEngine;
@@ -82,14 +79,13 @@ import org.w3c.dom.Document;
 @Fork(1)
 @State(Scope.Benchmark)
 public class WssLibraryFloorBenchmark {
-  private static final String SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
   private static final String RSA_SHA256 = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
   private static final String ECDSA_SHA256 =
       "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256";
   private static final String SHA256 = "http://www.w3.org/2001/04/xmlenc#sha256";
   private static final String EXC_C14N = "http://www.w3.org/2001/10/xml-exc-c14n#";
-  private static final String ALIAS = "key";
-  private static final char[] STORE_PASSWORD = "floor".toCharArray();
+  /** The keys' store password, and alice's password for her UsernameToken. */
+  private static final CallbackHandler PASSWORDS = CxfSecurity.passwords("wonderland");
   /**
    * How long a nonce is remembered: short, so that the replay cache (bounded, as Ferry's is)
    * does not fill at thousands of tokens a second and refuse the rest.
@@ -107,6 +103,7 @@ public class WssLibraryFloorBenchmark {
   public String keyType;
 
   private byte[] envelope;
+  private ByteString envelopeBytes; // the same, for Ferry's guards
   private Merlin clientKey;
   private Merlin serviceKey;
   private Merlin trust;
@@ -133,18 +130,14 @@ public class WssLibraryFloorBenchmark {
     WSSConfig.init();
     byte[] blob = new byte[1024];
     new Random(42).nextBytes(blob);
-    envelope = ("<soap:Envelope xmlns:soap=\"" + SOAP11 + "\"><soap:Body>"
+    envelope = ("<soap:Envelope xmlns:soap=\"" + CxfSecurity.SOAP11 + "\"><soap:Body>"
         + "<ns:echo xmlns:ns=\"http://ferry.dev/echo\"><name>bench</name><data>"
         + Base64.getEncoder().encodeToString(blob) + "</data></ns:echo>"
         + "</soap:Body></soap:Envelope>").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    clientKey = own(WssKeys.clientKey(keyType));
-    serviceKey = own(WssKeys.serviceKey(keyType));
-    trust = new Merlin();
-    KeyStore ts = KeyStore.getInstance("PKCS12");
-    ts.load(null, null);
-    X509Certificate[] chain = WssKeys.clientKey(keyType).chain();
-    ts.setCertificateEntry("ca", chain[chain.length - 1]);
-    trust.setTrustStore(ts);
+    envelopeBytes = ByteString.of(envelope);
+    clientKey = CxfSecurity.merlin(WssKeys.PKI, WssKeys.clientKey(keyType), null);
+    serviceKey = CxfSecurity.merlin(WssKeys.PKI, WssKeys.serviceKey(keyType), null);
+    trust = CxfSecurity.merlin(WssKeys.PKI, null, null);
     algorithm = keyType.equals("EC") ? ECDSA_SHA256 : RSA_SHA256;
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setNamespaceAware(true);
@@ -169,16 +162,6 @@ public class WssLibraryFloorBenchmark {
     if (roundTrip().length == 0) {
       throw new IllegalStateException("nothing came out");
     }
-  }
-
-  private static Merlin own(TestPki.Credential c) throws Exception {
-    KeyStore ks = KeyStore.getInstance("PKCS12");
-    ks.load(null, null);
-    ks.setKeyEntry(ALIAS, c.key(), STORE_PASSWORD, c.chain());
-    Merlin m = new Merlin();
-    m.setKeyStore(ks);
-    m.setEnablePrivateKeyCaching(true);
-    return m;
   }
 
   /** The request secured and checked; if signed, the reply too. */
@@ -210,7 +193,7 @@ public class WssLibraryFloorBenchmark {
 
   /** The envelope protected by {@code sender} and opened by {@code receiver}, as received. */
   private ByteString ferry(WsSecurity sender, WsSecurity receiver) throws Exception {
-    try (MessageBuffer out = codec.parse(ByteString.of(envelope))) {
+    try (MessageBuffer out = codec.parse(envelopeBytes)) {
       ByteString secured = sender.protect(out.toMessage()).toByteString();
       try (MessageBuffer in = codec.parse(secured)) {
         receiver.open(in.toMessage());
@@ -221,7 +204,7 @@ public class WssLibraryFloorBenchmark {
 
   private WSSSecurityProperties staxOut(Merlin key) {
     WSSSecurityProperties p = new WSSSecurityProperties();
-    p.setCallbackHandler(this::passwords);
+    p.setCallbackHandler(PASSWORDS);
     List<XMLSecurityConstants.Action> actions = new ArrayList<>();
     if (security.equals("usernameToken")) {
       actions.add(WSSConstants.USERNAMETOKEN);
@@ -234,7 +217,7 @@ public class WssLibraryFloorBenchmark {
     p.setTimestampTTL(300);
     if (security.equals("signed")) {
       actions.add(XMLSecurityConstants.SIGNATURE);
-      p.setSignatureUser(ALIAS);
+      p.setSignatureUser(CxfSecurity.OWN);
       p.setSignatureCrypto(key);
       p.setSignatureAlgorithm(algorithm);
       p.setSignatureDigestAlgorithm(SHA256);
@@ -243,7 +226,8 @@ public class WssLibraryFloorBenchmark {
           WSSecurityTokenConstants.KEYIDENTIFIER_SECURITY_TOKEN_DIRECT_REFERENCE);
       p.addSignaturePart(new SecurePart(WSSConstants.TAG_WSU_TIMESTAMP,
           SecurePart.Modifier.Element));
-      p.addSignaturePart(new SecurePart(new QName(SOAP11, "Body"), SecurePart.Modifier.Element));
+      p.addSignaturePart(new SecurePart(new QName(CxfSecurity.SOAP11, "Body"),
+          SecurePart.Modifier.Element));
     }
     p.setActions(actions);
     return p;
@@ -251,7 +235,7 @@ public class WssLibraryFloorBenchmark {
 
   private WSSSecurityProperties staxIn() {
     WSSSecurityProperties p = new WSSSecurityProperties();
-    p.setCallbackHandler(this::passwords);
+    p.setCallbackHandler(PASSWORDS);
     p.setSignatureVerificationCrypto(trust);
     p.setTimestampTTL(TTL_SECONDS);
     p.setUtTTL(TTL_SECONDS);
@@ -295,13 +279,13 @@ public class WssLibraryFloorBenchmark {
     ts.build();
     if (security.equals("signed")) {
       WSSecSignature sig = new WSSecSignature(header);
-      sig.setUserInfo(ALIAS, new String(STORE_PASSWORD));
+      sig.setUserInfo(CxfSecurity.OWN, CxfSecurity.STORE_PASSWORD);
       sig.setKeyIdentifierType(WSConstants.BST_DIRECT_REFERENCE);
       sig.setSignatureAlgorithm(algorithm);
       sig.setDigestAlgo(SHA256);
       sig.setSigCanonicalization(EXC_C14N);
       sig.getParts().add(new WSEncryptionPart("Timestamp", WSConstants.WSU_NS, "Element"));
-      sig.getParts().add(new WSEncryptionPart("Body", SOAP11, "Element"));
+      sig.getParts().add(new WSEncryptionPart("Body", CxfSecurity.SOAP11, "Element"));
       sig.build(key);
     }
     ByteArrayOutputStream b = new ByteArrayOutputStream(envelope.length + 4096);
@@ -313,7 +297,7 @@ public class WssLibraryFloorBenchmark {
     Document doc = documents.parse(new ByteArrayInputStream(message));
     RequestData data = new RequestData();
     data.setWssConfig(domConfig);
-    data.setCallbackHandler(this::passwords);
+    data.setCallbackHandler(PASSWORDS);
     data.setSigVerCrypto(trust);
     data.setTimeStampTTL(TTL_SECONDS);
     data.setUtTTL(TTL_SECONDS);
@@ -322,15 +306,6 @@ public class WssLibraryFloorBenchmark {
     data.setIgnoredBSPRules(List.of(BSPRule.R5421));
     if (engine.processSecurityHeader(doc, data) == null) {
       throw new IllegalStateException("no security header processed");
-    }
-  }
-
-  private void passwords(Callback[] callbacks) {
-    for (Callback c : callbacks) {
-      if (c instanceof WSPasswordCallback pc) {
-        pc.setPassword(pc.getIdentifier().equals(ALIAS) ? new String(STORE_PASSWORD)
-            : "wonderland");
-      }
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.ferry.client.internal;
 
+import dev.ferry.bytes.internal.Streams;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -17,11 +18,7 @@ public final class Replies {
    */
   public static void drainAndClose(InputStream in) throws IOException {
     try {
-      byte[] skip = new byte[8192];
-      for (int left = DRAIN_BYTES, n; left > 0
-          && (n = in.read(skip, 0, Math.min(skip.length, left))) >= 0; ) {
-        left -= n;
-      }
+      Streams.discard(in, DRAIN_BYTES);
     } catch (IOException ignored) {
       // the connection is dropped instead of reused
     } finally {

@@ -1,5 +1,6 @@
 package dev.ferry.server.internal;
 
+import dev.ferry.bytes.internal.Streams;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeException;
 import dev.ferry.soap.SoapBinding;
@@ -37,17 +38,7 @@ public final class HttpSoap {
    * up after {@code maxBytes} (the connection is then closed, which is all it costs).
    */
   public static void readToEnd(InputStream in, int maxBytes) throws IOException {
-    byte[] skip = new byte[64]; // the usual rest: a line end, or a chunked body's last bytes
-    for (long left = maxBytes; left > 0; ) {
-      int n = in.read(skip, 0, (int) Math.min(skip.length, left));
-      if (n < 0) {
-        return;
-      }
-      left -= n;
-      if (n == skip.length && skip.length < 8192) {
-        skip = new byte[8192]; // an epilogue: larger reads
-      }
-    }
+    Streams.discard(in, maxBytes);
   }
 
   /** Whether access log lines are written. */
