@@ -6,7 +6,9 @@ import dev.ferry.bytes.internal.BytesAccess;
 import dev.ferry.soap.internal.Utf8Offsets;
 import dev.ferry.xop.XopException;
 import dev.ferry.xop.XopPackage;
+import dev.ferry.xop.XopReader;
 import dev.ferry.xop.internal.XmlErrors;
+import dev.ferry.xop.internal.XopAccess;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -36,6 +38,8 @@ import org.codehaus.stax2.XMLStreamReader2;
  */
 public final class MessageBuffer implements Closeable {
   private static final BytesAccess BYTES = BytesAccess.get();
+  private static final XopAccess XOP = XopAccess.get();
+  private static final ByteString XOP_NS_BYTES = ByteString.encodeUtf8(XopReader.XOP_NS);
   private final SoapCodec codec;
   private final SoapVersion version;
   private final ByteString envelope;
@@ -50,6 +54,7 @@ public final class MessageBuffer implements Closeable {
   private final QName bodyElement; // null for an empty Body
   private final List<HeaderBlock> headers;
   private final XopPackage attachments; // null for a plain envelope
+  private final boolean bodyChecked; // the index read the Body through: nothing left to check
 
   private MessageBuffer(Indexer ix, XopPackage attachments) {
     this.codec = ix.codec;
@@ -66,11 +71,30 @@ public final class MessageBuffer implements Closeable {
     this.bodyElement = ix.bodyElement;
     this.headers = Collections.unmodifiableList(ix.blocks);
     this.attachments = attachments;
+    this.bodyChecked = ix.bodyRead;
   }
 
   static MessageBuffer index(SoapCodec codec, ByteString envelope, XopPackage pkg)
       throws IOException {
-    Indexer ix = new Indexer(codec, envelope);
+    return index(codec, envelope, pkg, false);
+  }
+
+  /**
+   * Indexes the root of {@code pkg}, just read by {@link XopAccess#readLeavingIncludes}: the
+   * index reports its {@code xop:Include} elements to the package, reading the Body through if
+   * the root uses the XOP namespace (the package would otherwise parse the root once more).
+   */
+  static MessageBuffer indexReceived(SoapCodec codec, ByteString envelope, XopPackage pkg)
+      throws IOException {
+    MessageBuffer b = index(codec, envelope, pkg, true);
+    XOP.includesRead(pkg);
+    return b;
+  }
+
+  private static MessageBuffer index(SoapCodec codec, ByteString envelope, XopPackage pkg,
+      boolean reportIncludes) throws IOException {
+    boolean includes = reportIncludes && pkg.isXop() && envelope.indexOf(XOP_NS_BYTES, 0) >= 0;
+    Indexer ix = new Indexer(codec, envelope, includes ? pkg : null);
     try {
       ix.run();
     } catch (XMLStreamException e) {
@@ -117,6 +141,9 @@ public final class MessageBuffer implements Closeable {
    * @throws SoapException naming the limit hit or what is wrong, at its byte offset
    */
   public void checkBody() throws SoapException {
+    if (bodyChecked) {
+      return;
+    }
     XMLStreamReader2 r = null;
     try {
       r = (XMLStreamReader2) codec.xop().newXmlReader(envelope, null);
@@ -301,12 +328,16 @@ public final class MessageBuffer implements Closeable {
     String bodyPrefix;
     QName bodyElement;
     final List<HeaderBlock> blocks = new ArrayList<>();
+    /** The package to report {@code xop:Include} elements to; null: none to look for. */
+    final XopPackage includesOf;
+    boolean bodyRead;
     private int lastEnd;
 
-    Indexer(SoapCodec codec, ByteString envelope) {
+    Indexer(SoapCodec codec, ByteString envelope, XopPackage includesOf) {
       this.codec = codec;
       this.envelope = envelope;
       this.offsets = new Utf8Offsets(envelope);
+      this.includesOf = includesOf;
     }
 
     void run() throws XMLStreamException, DecodeException {
@@ -326,6 +357,12 @@ public final class MessageBuffer implements Closeable {
         bodyStart = start();
         bodyPrefix = r.getPrefix() == null ? "" : r.getPrefix();
         bodyElement = firstChild();
+        if (includesOf != null) {
+          bodyEnd = readBody();
+          // what follows the Body is checked, as checkBody would, if it is the usual tail
+          bodyRead = bodyEndFromTail() == bodyEnd;
+          return;
+        }
         bodyEnd = bodyEndFromTail();
         if (bodyEnd < 0) {
           // the tail is not the usual shape: parse the body to find its end
@@ -376,7 +413,7 @@ public final class MessageBuffer implements Closeable {
       envelopePrefix = r.getPrefix() == null ? "" : r.getPrefix();
     }
 
-    private void header() throws XMLStreamException, SoapException {
+    private void header() throws XMLStreamException, DecodeException {
       headerOpenStart = start();
       headerOpenEnd = end();
       if (r.isEmptyElement()) {
@@ -404,7 +441,7 @@ public final class MessageBuffer implements Closeable {
     }
 
     /** Reads one header block from its START_ELEMENT to its END_ELEMENT. */
-    private HeaderBlock block() throws XMLStreamException {
+    private HeaderBlock block() throws XMLStreamException, DecodeException {
       int start = start();
       QName name = r.getName();
       String mu = r.getAttributeValue(version.namespace(), "mustUnderstand");
@@ -412,11 +449,13 @@ public final class MessageBuffer implements Closeable {
       StringBuilder text = new StringBuilder();
       boolean simple = true;
       String address = null;
+      reportInclude();
       for (int depth = 1; depth > 0; ) {
         int e = r.next();
         if (e == XMLStreamConstants.START_ELEMENT) {
           depth++;
           simple = false;
+          reportInclude();
           if (depth == 2 && "Address".equals(r.getLocalName())) {
             address = r.getElementText().strip();
             depth--;
@@ -454,6 +493,34 @@ public final class MessageBuffer implements Closeable {
         if (e == XMLStreamConstants.END_ELEMENT) {
           return null;
         }
+      }
+    }
+
+    /**
+     * Reads the Body through from its first child (where {@link #firstChild} stopped), reporting
+     * the {@code xop:Include} elements; returns where the Body ends.
+     */
+    private int readBody() throws XMLStreamException, DecodeException {
+      if (bodyElement != null) {
+        reportInclude();
+        for (int depth = 1; ; ) {
+          int e = r.next();
+          if (e == XMLStreamConstants.START_ELEMENT) {
+            depth++;
+            reportInclude();
+          } else if (e == XMLStreamConstants.END_ELEMENT && depth-- == 0) {
+            break;
+          }
+        }
+      }
+      return end();
+    }
+
+    /** At a START_ELEMENT: reports it to the package if it is an {@code xop:Include}. */
+    private void reportInclude() throws XopException {
+      if (includesOf != null && "Include".equals(r.getLocalName())
+          && XopReader.XOP_NS.equals(r.getNamespaceURI())) {
+        XOP.include(includesOf, r.getAttributeValue(null, "href"), start());
       }
     }
 

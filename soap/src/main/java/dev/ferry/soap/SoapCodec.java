@@ -6,6 +6,7 @@ import dev.ferry.soap.internal.Transcoding;
 import dev.ferry.xop.MtomPolicy;
 import dev.ferry.xop.XopCodec;
 import dev.ferry.xop.XopPackage;
+import dev.ferry.xop.internal.XopAccess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.Objects;
  * Thread-safe.
  */
 public final class SoapCodec {
+  private static final XopAccess XOP = XopAccess.get();
   private final SoapLimits limits;
   private final XopCodec xop;
 
@@ -59,12 +61,12 @@ public final class SoapCodec {
    */
   public MessageBuffer read(InputStream in, String contentType, long length)
       throws IOException {
-    return index(xop.read(in, xop.contentType(contentType), length));
+    return read(in, xop.contentType(contentType), length);
   }
 
   /** As {@link #read(InputStream, String)}, with the Content-Type parsed already. */
   public MessageBuffer read(InputStream in, MediaType contentType) throws IOException {
-    return index(xop.read(in, contentType));
+    return read(in, contentType, -1);
   }
 
   /**
@@ -72,7 +74,10 @@ public final class SoapCodec {
    * envelope is indexed where it is, not copied.
    */
   public MessageBuffer read(ByteString message, MediaType contentType) throws IOException {
-    return index(xop.read(message, contentType));
+    if (!contentType.isMultipart()) {
+      return index(xop.read(message, contentType));
+    }
+    return read(message.asInputStream(), contentType, message.size());
   }
 
   /**
@@ -81,12 +86,12 @@ public final class SoapCodec {
    */
   public MessageBuffer read(InputStream in, MediaType contentType, long length)
       throws IOException {
-    return index(xop.read(in, contentType, length));
+    return index(XOP.readLeavingIncludes(xop, in, contentType, length));
   }
 
   private MessageBuffer index(XopPackage pkg) throws IOException {
     try {
-      return MessageBuffer.index(this, utf8(pkg.root(), declaredCharset(pkg)), pkg);
+      return MessageBuffer.indexReceived(this, utf8(pkg.root(), declaredCharset(pkg)), pkg);
     } catch (IOException | RuntimeException e) {
       pkg.close();
       throw e;

@@ -10,6 +10,7 @@ import dev.ferry.mime.MultipartWriter;
 import dev.ferry.mime.Part;
 import dev.ferry.xop.internal.RootBudget;
 import dev.ferry.xop.internal.RootReader;
+import dev.ferry.xop.internal.XopAccess;
 import dev.ferry.xop.internal.XmlErrors;
 import java.io.Closeable;
 import java.io.IOException;
@@ -47,6 +48,10 @@ public final class XopPackage implements Closeable {
   private static final Cleaner CLEANER = Cleaner.create();
   private static final ByteString XOP_NS_BYTES = ByteString.encodeUtf8(XopReader.XOP_NS);
 
+  static {
+    XopAccess.install(new Access());
+  }
+
   private final XopCodec codec;
   private final MediaType contentType;
   private final MultipartReader reader; // null for plain XML
@@ -74,6 +79,12 @@ public final class XopPackage implements Closeable {
 
   static XopPackage read(XopCodec codec, InputStream in, MediaType type, long length)
       throws IOException {
+    return read(codec, in, type, length, false);
+  }
+
+  /** Reads a package; {@code leaveIncludes}: see {@link XopAccess#readLeavingIncludes}. */
+  private static XopPackage read(XopCodec codec, InputStream in, MediaType type, long length,
+      boolean leaveIncludes) throws IOException {
     if (!type.isMultipart()) {
       ByteString root = RootReader.read(in, length, codec.limits().maxRootBytes(),
           codec.rootBudget(), "root");
@@ -84,7 +95,7 @@ public final class XopPackage implements Closeable {
     XopPackage pkg = new XopPackage(codec, type, reader);
     try {
       pkg.findRoot();
-      if (pkg.isXop()) {
+      if (pkg.isXop() && !leaveIncludes) {
         pkg.findIncludes();
       }
     } catch (IOException | RuntimeException e) {
@@ -198,22 +209,19 @@ public final class XopPackage implements Closeable {
       while (r.hasNext()) {
         if (r.next() == XMLStreamConstants.START_ELEMENT && "Include".equals(r.getLocalName())
             && XopReader.XOP_NS.equals(r.getNamespaceURI())) {
-          included.add(includedId(r));
+          include(r.getAttributeValue(null, "href"),
+              r.getLocation() == null ? -1 : r.getLocation().getCharacterOffset());
         }
       }
       r.close();
     } catch (XMLStreamException e) {
       throw XmlErrors.translate(e, "root", r == null ? null : r.getLocation());
     }
-    if (complete) {
-      finish();
-    }
+    includesRead();
   }
 
-  /** Returns the Content-ID an {@code xop:Include} names, after checking its href. */
-  private String includedId(XMLStreamReader r) throws XopException {
-    String href = r.getAttributeValue(null, "href");
-    long offset = r.getLocation() == null ? -1 : r.getLocation().getCharacterOffset();
+  /** Notes the Content-ID an {@code xop:Include} names, after checking its href. */
+  private void include(String href, long offset) throws XopException {
     String where = "root > xop:Include href=\"" + href + "\"";
     if (href == null) {
       throw new XopException("xop:Include without href", offset, "root > xop:Include");
@@ -231,7 +239,14 @@ public final class XopPackage implements Closeable {
     if (id.equals(rootContentId)) {
       throw new XopException("xop:Include refers to the root part itself", offset, where);
     }
-    return id;
+    included.add(id);
+  }
+
+  /** After the last {@code xop:Include}: a package read to its end is checked now. */
+  private void includesRead() throws XopException {
+    if (complete) {
+      finish();
+    }
   }
 
   /**
@@ -506,6 +521,25 @@ public final class XopPackage implements Closeable {
     }
     if (first != null) {
       throw first;
+    }
+  }
+
+  /** The SOAP layer's way to the include checks: see {@link XopAccess}. */
+  private static final class Access extends XopAccess {
+    @Override
+    public XopPackage readLeavingIncludes(XopCodec codec, InputStream in, MediaType contentType,
+        long length) throws IOException {
+      return read(codec, in, contentType, length, true);
+    }
+
+    @Override
+    public void include(XopPackage pkg, String href, long byteOffset) throws XopException {
+      pkg.include(href, byteOffset);
+    }
+
+    @Override
+    public void includesRead(XopPackage pkg) throws XopException {
+      pkg.includesRead();
     }
   }
 }
