@@ -79,6 +79,7 @@ public final class Broker implements AutoCloseable {
         .channel(transport.serverChannel())
         .option(ChannelOption.SO_BACKLOG, 1024)
         .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.SO_SNDBUF, HttpConnections.SEND_BUFFER_BYTES)
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
             new WriteBufferWaterMark(64 * 1024, 256 * 1024))
         .childHandler(new ChannelInitializer<Channel>() {
