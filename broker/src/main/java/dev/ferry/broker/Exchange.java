@@ -60,8 +60,9 @@ import java.util.List;
  * loop, which the backend connection shares, so no thread waits and no byte changes threads.
  *
  * <p>The request: one with a Content-Length up to {@link BrokerOptions#holdBytes} is held whole,
- * read, routed and changed on the loop, and sent on in one piece, a multipart one as the caller's
- * own bytes around the changed envelope ({@link Message#spliceInto}). A longer or chunked one is
+ * read, routed and changed on the loop, and sent on in one write, a multipart one as the
+ * changed envelope with the caller's bytes before it, then the caller's own buffers after it
+ * ({@link Message#spliceInto}). A longer or chunked one is
  * read as it arrives by a virtual thread, which sends the changed envelope and streams the
  * attachments on behind it (chunked), never holding them whole.
  *
@@ -285,15 +286,15 @@ final class Exchange implements ReplyHandler.Listener {
 
   /** A held request came whole: read, route, change and send it on, all on the loop. */
   private void forwardHeld() {
+    List<ByteBuf> source = held;
+    held = null;
     byte[] body = new byte[HEADROOM + heldBytes];
     int at = HEADROOM;
-    for (ByteBuf b : held) {
+    for (ByteBuf b : source) {
       int n = b.readableBytes();
       b.getBytes(b.readerIndex(), body, at, n);
       at += n;
-      b.release();
     }
-    held = null;
     try (MessageBuffer buffer = cx.codec().read(
         ByteString.takeOwnership(body, HEADROOM, heldBytes), type)) {
       Message message = buffer.toMessage();
@@ -309,12 +310,14 @@ final class Exchange implements ReplyHandler.Listener {
         return;
       }
       copy = cx.audit().open(r);
-      Outgoing out = outgoing(message, body);
+      Outgoing out = outgoing(message, body, source);
       sendHeld(out);
     } catch (IOException e) {
       copy.discard();
       fault(route == null && e instanceof DecodeException d ? Fault.forBadInput(version, d)
           : e instanceof FaultException f ? f.fault() : Forwarding.failed(version, route, e));
+    } finally {
+      source.forEach(ByteBuf::release);
     }
   }
 
@@ -323,13 +326,16 @@ final class Exchange implements ReplyHandler.Listener {
 
   /**
    * The caller's bytes around the changed envelope where that can be done (not with an audit
-   * copy, which tees what is written out), else the message written out whole.
+   * copy, which tees what is written out), else the message written out whole. {@code body}
+   * holds a copy of {@code source}, the request's buffers as they came, behind
+   * {@link #HEADROOM} bytes of room.
    */
-  private Outgoing outgoing(Message message, byte[] body) throws IOException {
+  private Outgoing outgoing(Message message, byte[] body, List<ByteBuf> source)
+      throws IOException {
     if (route.audit() == null) {
-      ByteBuffer spliced = message.spliceInto(body, HEADROOM, heldBytes);
-      if (spliced != null) {
-        return new Outgoing(contentType, Unpooled.wrappedBuffer(spliced));
+      ByteBuffer head = message.spliceInto(body, HEADROOM, heldBytes);
+      if (head != null) {
+        return new Outgoing(contentType, spliced(head, source));
       }
     }
     Payload payload = copy.wrap(message.toPayload());
@@ -342,6 +348,25 @@ final class Exchange implements ReplyHandler.Listener {
       throw e;
     }
     return new Outgoing(payload.contentType(), out);
+  }
+
+  /**
+   * The spliced package's head (up to the changed envelope's end, a few hundred bytes more than
+   * the envelope), copied where the socket takes it from, then the rest as the caller's own
+   * buffers: the attachments go on from where they came in, not copied.
+   */
+  private ByteBuf spliced(ByteBuffer head, List<ByteBuf> source) {
+    CompositeByteBuf out = ctx.alloc().compositeDirectBuffer(source.size() + 1);
+    out.addComponent(true, ctx.alloc().directBuffer(head.remaining()).writeBytes(head));
+    int skip = head.limit() - HEADROOM; // the source's bytes up to the old envelope's end
+    for (ByteBuf b : source) {
+      int n = b.readableBytes();
+      if (skip < n) {
+        out.addComponent(true, b.retainedSlice(b.readerIndex() + skip, n - skip));
+      }
+      skip = Math.max(0, skip - n);
+    }
+    return out;
   }
 
   /**

@@ -4,11 +4,12 @@ import io.netty.util.ResourceLeakDetector;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
-import java.io.PrintStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.util.logging.ErrorManager;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -70,8 +71,9 @@ final class ServerLogging {
    * exchange.
    */
   static final class AccessLines extends Handler {
-    private final PrintStream out = new PrintStream(new BufferedOutputStream(
-        new FileOutputStream(FileDescriptor.err), 64 * 1024), false, StandardCharsets.UTF_8);
+    // bytes, not a PrintStream: its writer and encoder layers cost more than the line's format
+    private final BufferedOutputStream out = new BufferedOutputStream(
+        new FileOutputStream(FileDescriptor.err), 64 * 1024);
 
     AccessLines() {
       Thread t = Thread.ofPlatform().daemon().name("ferry-access-log").unstarted(() -> {
@@ -91,9 +93,13 @@ final class ServerLogging {
     @Override
     public void publish(LogRecord record) {
       if (isLoggable(record)) {
-        String line = getFormatter().format(record);
+        byte[] line = getFormatter().format(record).getBytes(StandardCharsets.UTF_8);
         synchronized (out) {
-          out.print(line);
+          try {
+            out.write(line);
+          } catch (IOException e) {
+            reportError("cannot write the access log", e, ErrorManager.WRITE_FAILURE);
+          }
         }
       }
     }
@@ -101,7 +107,11 @@ final class ServerLogging {
     @Override
     public void flush() {
       synchronized (out) {
-        out.flush();
+        try {
+          out.flush();
+        } catch (IOException e) {
+          reportError("cannot write the access log", e, ErrorManager.FLUSH_FAILURE);
+        }
       }
     }
 

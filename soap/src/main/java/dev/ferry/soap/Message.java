@@ -251,11 +251,13 @@ public final class Message {
   }
 
   /**
-   * Returns this message as it goes on, written over its package where that is held whole in
-   * {@code held} ({@code length} bytes at {@code offset}; the {@code offset} bytes before are room
-   * to grow into): the attachments stay where they are, only the envelope is replaced (see
-   * {@link XopPackage#spliceRoot}). Returns null if it cannot be done this way, such as for a
-   * plain envelope or one transcoded to UTF-8 when read; then write the message out instead.
+   * Writes this message's envelope over its package where that is held whole in {@code held}
+   * ({@code length} bytes at {@code offset}; the {@code offset} bytes before are room to grow
+   * into) and returns the package's new head, up to the envelope's end: the message as it goes
+   * on is that head and then {@code held}'s bytes from the head's {@code limit()} to
+   * {@code offset + length}, the attachments where they are (see {@link XopPackage#spliceRoot}).
+   * Returns null if it cannot be done this way, such as for a plain envelope or one transcoded
+   * to UTF-8 when read; then write the message out instead.
    *
    * @throws IOException if a part after the root is malformed, over a limit, or missing
    */

@@ -428,15 +428,18 @@ public final class XopPackage implements Closeable {
   }
 
   /**
-   * Returns the package as it came with the root part's body replaced by {@code newRoot}, for a
-   * forwarder that holds the whole source in {@code held} (its {@code length} bytes start at
-   * {@code offset}; the {@code offset} bytes before them are room it may write). Only the bytes
-   * before the root's end move: the new root is written over the old one so that it ends where
-   * that ended, and what precedes it (preamble, first delimiter, root headers; a few hundred
-   * bytes) moves back by as much as the root grew. The parts after the root are neither framed
-   * anew nor copied, but checked as {@link #forwardAttachments} would read them (well-formed,
-   * within the limits, every {@code xop:Include} resolved) and skipped; the package is then
-   * complete. The Content-Type, and so the boundary, stay as they were.
+   * Replaces the root part's body by {@code newRoot} in the package as it came, for a forwarder
+   * that holds the whole source in {@code held} (its {@code length} bytes start at
+   * {@code offset}; the {@code offset} bytes before them are room it may write), and returns the
+   * package's new head: its bytes up to the new root's end, in {@code held}. The package as it
+   * goes on is that head followed by the source's bytes from the head's {@code limit()} to
+   * {@code offset + length}, unchanged, which a forwarder may send from wherever it holds them.
+   * Only the bytes before the root's end move: the new root is written over the old one so that
+   * it ends where that ended, and what precedes it (preamble, first delimiter, root headers; a
+   * few hundred bytes) moves back by as much as the root grew. The parts after the root are
+   * neither framed anew nor copied, but checked as {@link #forwardAttachments} would read them
+   * (well-formed, within the limits, every {@code xop:Include} resolved) and skipped; the package
+   * is then complete. The Content-Type, and so the boundary, stay as they were.
    *
    * <p>Returns null, with neither {@code held} nor the package touched, where this cannot be
    * done: not a multipart package; a root that is not its bytes as they came (transfer-encoded,
@@ -466,7 +469,7 @@ public final class XopPackage implements Closeable {
     skipRest();
     System.arraycopy(held, offset, held, offset - grow, start - offset);
     newRoot.copyTo(0, held, end - newRoot.size(), newRoot.size());
-    return ByteBuffer.wrap(held, offset - grow, length + grow);
+    return ByteBuffer.wrap(held, offset - grow, end - offset + grow);
   }
 
   /** Reads the parts not read yet, checking each, and keeps none of them. */
