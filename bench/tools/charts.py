@@ -205,16 +205,21 @@ def broker(rows):
         if not (d and f and n):
             continue
         sizes.append(size)
+        r = pick(rows, 'roundTrip', path='netty-relay', size=size)
         fo = {'score': f['score'] - d['score'], 'err': math.hypot(f['err'], d['err'])}
         no = {'score': n['score'] - d['score'], 'err': math.hypot(n['err'], d['err'])}
+        ro = r and {'score': r['score'] - d['score'], 'err': math.hypot(r['err'], d['err'])}
         out.append([size_label(size), pm(d), pm(f), pm(n), pm(fo), pm(no),
-                    ratio(fo, no) if no['score'] > 0 else ''])
-    bars('broker', 'Echo round trip: direct, through Ferry\'s broker, through nginx (µs, log)',
-         'µs', sizes, [(lab, lambda s, rel=rel: pick(rows, 'roundTrip', path=rel, size=s))
-                       for lab, rel in (('direct', 'direct'), ('ferry broker', 'ferry-broker'),
-                                        ('nginx', 'nginx'))], us)
+                    ratio(fo, no) if no['score'] > 0 else '', pm(ro) if ro else '',
+                    ratio(ro, no) if ro and no['score'] > 0 else ''])
+    bars('broker', 'Echo round trip: direct, through Ferry\'s broker, nginx, a bare Netty relay'
+         ' (µs, log)', 'µs', sizes,
+         [(lab, lambda s, rel=rel: pick(rows, 'roundTrip', path=rel, size=s))
+          for lab, rel in (('direct', 'direct'), ('ferry broker', 'ferry-broker'),
+                           ('nginx', 'nginx'), ('bare Netty relay', 'netty-relay'))], us)
     return md(['attachment', 'direct µs', 'via Ferry µs', 'via nginx µs', 'Ferry adds µs',
-               'nginx adds µs', 'Ferry ÷ nginx (added)'], out)
+               'nginx adds µs', 'Ferry ÷ nginx (added)', 'bare Netty relay adds µs',
+               'relay ÷ nginx (added)'], out)
 
 
 STACKS = (('ferry', 'Ferry (SoapClient, SoapServer)'), ('ferry-typed', 'Ferry typed'),

@@ -30,7 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * What a hop in the middle costs, measured as people run it: the MTOM echo round trip to CXF's
  * echo service (a backend that is not Ferry), directly, through {@code ferry broker} in its own
  * JVM with its default access log (which rewrites wsa:To and adds a trace header on every call),
- * and through nginx ({@code proxy_pass}, kept-alive upstream), side by side in one run (see
+ * through nginx ({@code proxy_pass}, kept-alive upstream), and through a bare Netty relay (the
+ * broker's transport without its SOAP work, {@link NettyRelay}), side by side in one run (see
  * {@link Relays}); the ratio of each path's excess over {@code direct} is the relay's price.
  * The client is Ferry's, the same on every path.
  *
@@ -46,7 +47,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgs = {"-Xmx2g"})
 @State(Scope.Benchmark)
 public class BrokerOverheadBenchmark {
-  @Param({"direct", "ferry-broker", "nginx"})
+  @Param({"direct", "ferry-broker", "nginx", "netty-relay"})
   public String path;
 
   @Param({"4096", "32768", "1048576", "12582912"})

@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * ferry.bench.brokerJvmOptions} (options separated by spaces) adds JVM options.
  */
 final class RelayProcess implements AutoCloseable {
-  private static final Pattern LISTENING = Pattern.compile("broker at http://[^:]+:(\\d+)/");
+  private static final Pattern LISTENING =
+      Pattern.compile("(?:broker|relay) at http://[^:]+:(\\d+)/");
 
   private final Process process;
   private final Path dir;
@@ -43,9 +44,7 @@ final class RelayProcess implements AutoCloseable {
     Path dir = Files.createTempDirectory("ferry-broker");
     Path routes = dir.resolve("routes.yaml");
     Files.writeString(routes, "routes:\n  - path: /echo\n    to: " + backend + "\n");
-    String java = ProcessHandle.current().info().command()
-        .orElseThrow(() -> new IOException("cannot tell which java runs this JVM"));
-    List<String> command = new ArrayList<>(List.of(java, "--add-modules",
+    List<String> command = new ArrayList<>(List.of(java(), "--add-modules",
         "jdk.incubator.vector"));
     String options = System.getProperty("ferry.bench.brokerJvmOptions", "").strip();
     if (!options.isEmpty()) {
@@ -53,6 +52,26 @@ final class RelayProcess implements AutoCloseable {
     }
     command.addAll(List.of("-jar", jar.toString(), "broker", "--routes", routes.toString(),
         "--port", "0"));
+    return start(command, dir);
+  }
+
+  /**
+   * Starts {@link NettyRelay}, the bare relay on the broker's transport, relaying to
+   * {@code backend}, in a JVM of its own on this JVM's class path.
+   */
+  static RelayProcess nettyRelay(URI backend) throws IOException {
+    Path dir = Files.createTempDirectory("netty-relay");
+    return start(List.of(java(), "-cp", System.getProperty("java.class.path"),
+        NettyRelay.class.getName(), backend.toString()), dir);
+  }
+
+  private static String java() throws IOException {
+    return ProcessHandle.current().info().command()
+        .orElseThrow(() -> new IOException("cannot tell which java runs this JVM"));
+  }
+
+  /** Runs {@code command} until it says where it listens; its standard error goes to dir. */
+  private static RelayProcess start(List<String> command, Path dir) throws IOException {
     Process p = new ProcessBuilder(command)
         .redirectError(dir.resolve("stderr.log").toFile()).start();
     BufferedReader out = new BufferedReader(
@@ -65,7 +84,7 @@ final class RelayProcess implements AutoCloseable {
       }
     }
     p.destroyForcibly();
-    throw new IOException("ferry broker did not start: " + Files.readString(
+    throw new IOException(command.get(command.size() - 1) + " did not start: " + Files.readString(
         dir.resolve("stderr.log")));
   }
 
