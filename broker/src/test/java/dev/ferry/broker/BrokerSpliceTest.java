@@ -61,7 +61,22 @@ class BrokerSpliceTest {
     assertThat(m.header(Forwarding.TRACE)).isNotNull();
     assertThat(note(m)).isEqualTo("plain text");
     // everything after the root part's body, byte for byte: the attachment with its own header
-    assertThat(tail(got.body())).isEqualTo(tail(sent));
+    assertThat(afterEnvelope(got.body())).isEqualTo(tail(sent));
+    assertThat(attachment(m)).isEqualTo(blob());
+  }
+
+  /**
+   * A request that came in many small reads: the envelope ends inside one of the caller's later
+   * buffers, and what follows it goes on from those buffers, cut where the envelope ended.
+   */
+  @Test
+  void theCallersBytesGoOnWhenTheyCameInManyPieces() throws Exception {
+    byte[] sent = request("in pieces");
+    Received got = forward(sent, "", 61);
+    Message m = got.message();
+    assertThat(m.addressing().to()).isEqualTo(got.backend());
+    assertThat(note(m)).isEqualTo("in pieces");
+    assertThat(afterEnvelope(got.body())).isEqualTo(tail(sent));
     assertThat(attachment(m)).isEqualTo(blob());
   }
 
@@ -73,7 +88,7 @@ class BrokerSpliceTest {
     assertThat(got.contentType()).isEqualTo(TYPE);
     assertThat(got.body().length).isLessThan(sent.length);
     assertThat(got.message().addressing().to()).isEqualTo(got.backend());
-    assertThat(tail(got.body())).isEqualTo(tail(sent));
+    assertThat(afterEnvelope(got.body())).isEqualTo(tail(sent));
     assertThat(attachment(got.message())).isEqualTo(blob());
   }
 
@@ -142,6 +157,12 @@ class BrokerSpliceTest {
     return a.bytes();
   }
 
+  /** The bytes right after the first envelope's end tag: the rest of the package. */
+  private static String afterEnvelope(byte[] body) {
+    String s = new String(body, StandardCharsets.ISO_8859_1);
+    return s.substring(s.indexOf("</s:Envelope>") + "</s:Envelope>".length());
+  }
+
   /** The request's bytes from the delimiter after the root part's body on. */
   private static String tail(byte[] body) {
     String s = new String(body, StandardCharsets.ISO_8859_1);
@@ -194,18 +215,49 @@ class BrokerSpliceTest {
    * route's URL ends with {@code query}.
    */
   private Received forward(byte[] body, String query) throws Exception {
+    return forward(body, query, 0);
+  }
+
+  /**
+   * As {@link #forward(byte[], String)}; {@code piece} > 0 sends the body from a socket in pieces
+   * of that many bytes, each flushed after a pause, so that the broker reads it in many buffers.
+   */
+  private Received forward(byte[] body, String query, int piece) throws Exception {
     try (ServerSocket backend = new ServerSocket(0)) {
       CompletableFuture<Received> got = new CompletableFuture<>();
       String to = "http://127.0.0.1:" + backend.getLocalPort() + "/x" + query;
       Thread.ofVirtual().start(() -> record(backend, to, got));
       broker = Broker.builder().routes(Routes.parse("routes:\n  - path: /echo\n    to: " + to
           + "\n")).build().start();
+      if (piece > 0) {
+        assertThat(postInPieces(body, piece)).startsWith("HTTP/1.1 200");
+        return got.get(20, TimeUnit.SECONDS);
+      }
       HttpResponse<String> r = raw.send(HttpRequest.newBuilder(broker.uri("/echo"))
           .timeout(Duration.ofSeconds(20)).header("Content-Type", TYPE)
           .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(200);
       return got.get(20, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Posts {@code body} to the broker in flushed pieces; returns the answer's head. */
+  private String postInPieces(byte[] body, int piece) throws Exception {
+    try (Socket s = new Socket("127.0.0.1", broker.uri("/").getPort())) {
+      s.setTcpNoDelay(true);
+      s.setSoTimeout(20_000);
+      OutputStream out = s.getOutputStream();
+      out.write(("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: " + TYPE
+          + "\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      for (int at = 0; at < body.length; at += piece) {
+        Thread.sleep(2);
+        out.write(body, at, Math.min(piece, body.length - at));
+        out.flush();
+      }
+      return head(s.getInputStream());
     }
   }
 
