@@ -39,7 +39,6 @@ import org.codehaus.stax2.XMLStreamReader2;
 public final class MessageBuffer implements Closeable {
   private static final BytesAccess BYTES = BytesAccess.get();
   private static final XopAccess XOP = XopAccess.get();
-  private static final ByteString XOP_NS_BYTES = ByteString.encodeUtf8(XopReader.XOP_NS);
   private final SoapCodec codec;
   private final SoapVersion version;
   private final ByteString envelope;
@@ -93,7 +92,7 @@ public final class MessageBuffer implements Closeable {
 
   private static MessageBuffer index(SoapCodec codec, ByteString envelope, XopPackage pkg,
       boolean reportIncludes) throws IOException {
-    boolean includes = reportIncludes && pkg.isXop() && envelope.indexOf(XOP_NS_BYTES, 0) >= 0;
+    boolean includes = reportIncludes && XOP.mayInclude(pkg, envelope);
     Indexer ix = new Indexer(codec, envelope, includes ? pkg : null);
     try {
       ix.run();

@@ -200,7 +200,7 @@ public final class XopPackage implements Closeable {
     Charset charset = rootCharset();
     boolean asciiCompatible = charset.equals(StandardCharsets.UTF_8)
         || charset.equals(StandardCharsets.US_ASCII) || charset.equals(StandardCharsets.ISO_8859_1);
-    if (asciiCompatible && root.indexOf(XOP_NS_BYTES, 0) < 0) {
+    if (asciiCompatible && !mayInclude(root)) {
       return;
     }
     XMLStreamReader r = null;
@@ -218,6 +218,14 @@ public final class XopPackage implements Closeable {
       throw XmlErrors.translate(e, "root", r == null ? null : r.getLocation());
     }
     includesRead();
+  }
+
+  /**
+   * Whether {@code xml} (in an ASCII-compatible encoding) may hold an {@code xop:Include}: only
+   * if it names the XOP namespace, a test of a few nanoseconds that spares the parse.
+   */
+  private boolean mayInclude(ByteString xml) {
+    return isXop() && xml.indexOf(XOP_NS_BYTES, 0) >= 0;
   }
 
   /** Notes the Content-ID an {@code xop:Include} names, after checking its href. */
@@ -533,6 +541,11 @@ public final class XopPackage implements Closeable {
     public XopPackage readLeavingIncludes(XopCodec codec, InputStream in, MediaType contentType,
         long length) throws IOException {
       return read(codec, in, contentType, length, true);
+    }
+
+    @Override
+    public boolean mayInclude(XopPackage pkg, ByteString root) {
+      return pkg.mayInclude(root);
     }
 
     @Override

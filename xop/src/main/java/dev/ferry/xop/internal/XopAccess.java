@@ -1,5 +1,6 @@
 package dev.ferry.xop.internal;
 
+import dev.ferry.bytes.ByteString;
 import dev.ferry.mime.MediaType;
 import dev.ferry.xop.XopCodec;
 import dev.ferry.xop.XopException;
@@ -49,6 +50,12 @@ public abstract class XopAccess {
    */
   public abstract XopPackage readLeavingIncludes(XopCodec codec, InputStream in,
       MediaType contentType, long length) throws IOException;
+
+  /**
+   * Whether {@code root} (UTF-8) of {@code pkg} may hold an {@code xop:Include}: an XOP package
+   * whose root names the XOP namespace. Where not, no Include need be looked for.
+   */
+  public abstract boolean mayInclude(XopPackage pkg, ByteString root);
 
   /**
    * Notes an {@code xop:Include} of {@code pkg}'s root with its {@code href} attribute (null if
