@@ -36,7 +36,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 
 /**
  * A SOAP client over HTTP/1.1 (Netty, the native transport on Linux), connections kept alive
@@ -111,8 +110,9 @@ public final class SoapClient implements AutoCloseable {
     long timeout = timeoutMillis(request);
     Call call = new Call(connections, origin, connect(origin, uri, true), uri, timeout);
     boolean handedOver = false;
+    HeldRequest held = null;
     try {
-      Supplier<FullHttpRequest> held = send(call, request);
+      held = send(call, request);
       SoapResponse reply;
       try {
         reply = read(call, request.guard());
@@ -123,13 +123,16 @@ public final class SoapClient implements AutoCloseable {
         // the pooled connection was closed by its peer as it was taken: once more, on a new one
         call.close();
         call = new Call(connections, origin, connect(origin, uri, false), uri, timeout);
-        call.send(held.get());
+        call.send(held.request());
         call.sent();
         reply = read(call, request.guard());
       }
       handedOver = true;
       return reply;
     } finally {
+      if (held != null) {
+        held.body.release(); // past the retry: its chunks go back to the pool
+      }
       if (!handedOver) {
         call.close();
       }
@@ -182,29 +185,35 @@ public final class SoapClient implements AutoCloseable {
     void writeBody() throws IOException {
       Payload payload = payload(request);
       HttpHeaders headers = headers(request, payload);
-      RequestBody body = new RequestBody(bufferBytes, () -> {
+      RequestBody body = new RequestBody(HttpConnections.ALLOCATOR, bufferBytes, () -> {
         // longer than the buffer: connect now and stream from this thread
         call = start(connect(origin, request.uri(), true));
         return streamHead(call, request, headers);
       }, () -> { });
-      payload.writeTo(body);
-      body.finish();
+      try {
+        payload.writeTo(body);
+        body.finish();
+      } catch (IOException | RuntimeException e) {
+        body.release();
+        throw e;
+      }
       if (body.streamed()) {
         call.sent();
         return;
       }
       connections.acquire(origin, null).addListener((ChannelFuture f) -> {
-        if (!f.isSuccess()) {
-          fail(connectFailure(request.uri(), f.cause()));
-          return;
-        }
         try {
+          if (!f.isSuccess()) {
+            fail(connectFailure(request.uri(), f.cause()));
+            return;
+          }
           call = start(f.channel());
+          sendHeld(call, request, headers, body); // no retry here: the write holds its view
         } catch (IOException e) {
           fail(e);
-          return;
+        } finally {
+          body.release();
         }
-        sendHeld(call, request, headers, body);
       });
     }
 
@@ -306,22 +315,24 @@ public final class SoapClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code request}: held whole if it fits the buffer (then returns how to make it again,
-   * for a retry), else streamed (then returns null).
+   * Sends {@code request}: held whole if it fits the buffer (then returns it, to be sent again
+   * for a retry and released by the caller), else streamed (then returns null).
    */
-  private Supplier<FullHttpRequest> send(Call call, SoapRequest request) throws IOException {
+  private HeldRequest send(Call call, SoapRequest request) throws IOException {
     Payload payload = payload(request);
     HttpHeaders headers = headers(request, payload);
-    RequestBody body = new RequestBody(bufferBytes, () -> streamHead(call, request, headers),
-        () -> { });
+    RequestBody body = new RequestBody(HttpConnections.ALLOCATOR, bufferBytes,
+        () -> streamHead(call, request, headers), () -> { });
     try {
       payload.writeTo(body);
       body.finish();
     } catch (IOException e) {
+      body.release();
       // never let a half-written request look complete: the connection is closed
       call.abort(e);
       throw e instanceof dev.ferry.bytes.DecodeException ? e : call.failure(e);
     } catch (RuntimeException e) {
+      body.release();
       call.abort(e);
       throw e;
     }
@@ -340,16 +351,22 @@ public final class SoapClient implements AutoCloseable {
     return call.stream(CHUNK_BYTES);
   }
 
-  /** Writes a request held whole, with its length; returns how to make it again. */
-  private static Supplier<FullHttpRequest> sendHeld(Call call, SoapRequest request,
-      HttpHeaders headers, RequestBody body) {
+  /** Writes a request held whole, with its length; returns it, to be sent again. */
+  private static HeldRequest sendHeld(Call call, SoapRequest request, HttpHeaders headers,
+      RequestBody body) {
     headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.size());
-    Supplier<FullHttpRequest> held = () -> new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
-        HttpMethod.POST, target(request.uri()), body.content(call.channel().alloc()), headers,
-        EmptyHttpHeaders.INSTANCE);
-    call.send(held.get());
+    HeldRequest held = new HeldRequest(target(request.uri()), headers, body);
+    call.send(held.request());
     call.sent();
     return held;
+  }
+
+  /** A request held whole: each {@link #request} is a new message over the same body. */
+  private record HeldRequest(String target, HttpHeaders headers, RequestBody body) {
+    FullHttpRequest request() {
+      return new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, target,
+          body.content(), headers, EmptyHttpHeaders.INSTANCE);
+    }
   }
 
   private static HttpHeaders headers(SoapRequest request, Payload payload) {

@@ -135,7 +135,7 @@ public final class MultipartParser {
     byte[] delimiter = new byte[prefix.length + boundary.length];
     System.arraycopy(prefix, 0, delimiter, 0, prefix.length);
     System.arraycopy(boundary, 0, delimiter, prefix.length, boundary.length);
-    this.search = new DelimiterSearch(delimiter);
+    this.search = new DelimiterSearch(delimiter, b.pairTable);
     this.lineBreakBytes = prefix.length - 2;
     this.dashStart = 1 + lineBreakBytes;
     this.crDelimiter = new byte[delimiter.length + 1];
@@ -740,6 +740,7 @@ public final class MultipartParser {
     private MimeLimits limits = MimeLimits.DEFAULTS;
     private boolean lenientLineEnds;
     private boolean lenientHeaders;
+    private byte[] pairTable;
 
     private Builder(String boundary) {
       this.boundary = boundary;
@@ -775,6 +776,12 @@ public final class MultipartParser {
      */
     public MultipartParser build() throws MimeException {
       return new MultipartParser(this);
+    }
+
+    /** The pair table the parser's delimiter search fills and uses: one lent by a reader. */
+    Builder pairTable(byte[] table) {
+      this.pairTable = table;
+      return this;
     }
   }
 }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Reads a MIME multipart body from an {@link InputStream}, one {@link Part} at a time; the
@@ -45,22 +46,39 @@ public final class MultipartReader implements Closeable {
    * this bounds the buffer a reader may make for the bytes after a delimiter.
    */
   private static final int MAX_DIRECT_READ = 64 * 1024;
-  /** Buffers of readers that reached the end, for the next readers. */
+  /** Buffers of readers that reached the end or were closed, for the next readers. */
   private static final BufferPool BUFFERS = new BufferPool(BUFFER_BYTES, 64);
+  /** The pair tables of their delimiter searches (scalar path only), likewise. */
+  private static final BufferPool TABLES = new BufferPool(DelimiterSearch.TABLE_BYTES, 64);
 
   private final InputStream source;
   private final MultipartParser parser;
   private byte[] buf = BUFFERS.take(); // null once given back
+  private byte[] table; // the parser's pair table, lent by TABLES; null once given back
   private int bufPos;
   private int bufEnd;
   private Part current;
   private boolean bodyDone = true; // no part open, or its body was read to PART_END
   private boolean ended;
-  private boolean closed;
+  private volatile boolean closed;
+  /**
+   * Held by a read while it runs, and for good by whoever gives the buffers back: a close from
+   * another thread (a timeout, an abort) gives them back only when no read uses them, else the
+   * read does as it ends. A reader closed before its end is the usual case (a consumer that
+   * took the parts it wanted), and its buffers go back to the pool as well.
+   */
+  private final AtomicBoolean busy = new AtomicBoolean();
 
-  private MultipartReader(InputStream source, MultipartParser parser) {
+  private MultipartReader(InputStream source, MultipartParser.Builder parser, byte[] table)
+      throws MimeException {
     this.source = source;
-    this.parser = parser;
+    this.table = table;
+    try {
+      this.parser = parser.pairTable(table).build();
+    } catch (MimeException | RuntimeException e) {
+      releaseBuffers();
+      throw e;
+    }
   }
 
   /**
@@ -87,7 +105,15 @@ public final class MultipartReader implements Closeable {
    * @throws IOException if the source fails
    */
   public Part nextPart() throws IOException {
-    ensureOpen();
+    enter();
+    try {
+      return next();
+    } finally {
+      leave();
+    }
+  }
+
+  private Part next() throws IOException {
     if (!bodyDone) {
       skipBody();
     }
@@ -103,7 +129,7 @@ public final class MultipartReader implements Closeable {
       }
       if (e == Event.END) {
         ended = true;
-        releaseBuffer(); // nothing reads from the buffer after the end
+        releaseBuffers(); // nothing reads from the buffer after the end
         return null;
       }
     }
@@ -119,21 +145,47 @@ public final class MultipartReader implements Closeable {
     return parser.byteOffset();
   }
 
-  /** Closes the source. */
+  /** Closes the source; gives the buffers back now, or when a read in progress ends. */
   @Override
   public void close() throws IOException {
     if (!closed) {
       closed = true;
-      // The buffer is not given back here: a close may come from another thread (a timeout,
-      // an abort) while a read is still using it, and a pooled array must have one holder.
+      if (busy.compareAndSet(false, true)) {
+        releaseBuffers();
+      }
       source.close();
     }
   }
 
-  private void releaseBuffer() {
+  /** Starts a read: it holds the buffers until {@link #leave}. */
+  private void enter() throws IOException {
+    if (!busy.compareAndSet(false, true)) {
+      throw new IOException(closed ? "MultipartReader is closed"
+          : "MultipartReader is read by two threads at once");
+    }
+    if (closed) {
+      leave();
+      throw new IOException("MultipartReader is closed");
+    }
+  }
+
+  /** Ends a read; gives the buffers back if a close came meanwhile. */
+  private void leave() {
+    busy.set(false);
+    if (closed && busy.compareAndSet(false, true)) {
+      releaseBuffers();
+    }
+  }
+
+  /** Gives the buffers back, once; only their holder calls this (see {@link #busy}). */
+  private void releaseBuffers() {
     if (buf != null) {
       BUFFERS.give(buf);
       buf = null;
+    }
+    if (table != null) {
+      TABLES.give(table);
+      table = null;
     }
   }
 
@@ -141,7 +193,15 @@ public final class MultipartReader implements Closeable {
 
   int readBody(Part part, byte[] b, int off, int len) throws IOException {
     Objects.checkFromIndexSize(off, len, b.length);
-    ensureOpen();
+    enter();
+    try {
+      return body(part, b, off, len);
+    } finally {
+      leave();
+    }
+  }
+
+  private int body(Part part, byte[] b, int off, int len) throws IOException {
     if (part != current || bodyDone) {
       return -1;
     }
@@ -153,7 +213,7 @@ public final class MultipartReader implements Closeable {
         // The parser's carry (a near-delimiter cut by the last read) goes in front of the
         // caller's buffer, and the source is read straight in after it.
         int carried = parser.hasCarry() ? parser.takeCarry(b, off) : 0;
-        int n = readDirect(b, off, carried, Math.min(len, MAX_DIRECT_READ));
+        int n = readDirect(b, off, carried, Math.min(len, directReadLimit(part)));
         if (n != 0) {
           return n;
         }
@@ -169,6 +229,19 @@ public final class MultipartReader implements Closeable {
         return -1;
       }
     }
+  }
+
+  /**
+   * How long a direct read into the caller's buffer may be: this reader's buffer at first, then
+   * as long as the part's body has been so far, up to {@link #MAX_DIRECT_READ}. A part that ends
+   * early in a long read leaves the rest of the message to be copied into a buffer made for it:
+   * an envelope read in 64 KiB chunks, ending a few hundred bytes into one, cost the 32 KiB
+   * attachment after it a new array and a copy. A read no longer than the buffer leaves no more
+   * than the buffer holds; a long body soon reads at full length.
+   */
+  private int directReadLimit(Part part) {
+    long soFar = parser.byteOffset() - part.bodyOffset();
+    return (int) Math.min(MAX_DIRECT_READ, Math.max(buf.length, soFar));
   }
 
   /**
@@ -209,7 +282,15 @@ public final class MultipartReader implements Closeable {
   }
 
   long transferBody(Part part, OutputStream out) throws IOException {
-    ensureOpen();
+    enter();
+    try {
+      return transfer(part, out);
+    } finally {
+      leave();
+    }
+  }
+
+  private long transfer(Part part, OutputStream out) throws IOException {
     long total = 0;
     while (part == current && !bodyDone) {
       Event e = step(Integer.MAX_VALUE);
@@ -275,12 +356,6 @@ public final class MultipartReader implements Closeable {
     }
   }
 
-  private void ensureOpen() throws IOException {
-    if (closed) {
-      throw new IOException("MultipartReader is closed");
-    }
-  }
-
   /** Configures a {@link MultipartReader}. */
   public static final class Builder {
     private final InputStream in;
@@ -314,7 +389,7 @@ public final class MultipartReader implements Closeable {
      * @throws MimeException if the boundary is invalid
      */
     public MultipartReader build() throws MimeException {
-      return new MultipartReader(in, parser.build());
+      return new MultipartReader(in, parser, DelimiterSearch.VECTOR ? null : TABLES.take());
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.ferry.client.internal;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -66,6 +67,13 @@ public final class HttpConnections implements AutoCloseable {
    */
   public static final int SEND_BUFFER_BYTES = 1024 * 1024;
 
+  /**
+   * The allocator of the client's connections, and of the request bodies it holds before a
+   * connection is picked (Netty's pooled one): a body is written once, into memory the socket
+   * sends from.
+   */
+  public static final ByteBufAllocator ALLOCATOR = ByteBufAllocator.DEFAULT;
+
   private final Bootstrap bootstrap;
   private final SslContext tls;
   private final long timeoutMillis;
@@ -85,6 +93,7 @@ public final class HttpConnections implements AutoCloseable {
     this.tls = tls;
     this.timeoutMillis = timeout.toMillis();
     this.bootstrap = new Bootstrap().group(transport.group()).channel(transport.socketChannel())
+        .option(ChannelOption.ALLOCATOR, ALLOCATOR)
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.SO_SNDBUF, SEND_BUFFER_BYTES)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())

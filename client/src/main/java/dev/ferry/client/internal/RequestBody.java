@@ -2,6 +2,7 @@ package dev.ferry.client.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -11,9 +12,12 @@ import java.util.List;
  * Holds a request body up to a size, to be sent whole with a Content-Length; at its first byte
  * beyond, streams it through what {@link Overflow} starts instead (what was held first).
  *
- * <p>The held bytes are chunks that are never copied into a larger array: each new chunk is half
- * the size held so far (8 KiB at least), so a body costs about its own size in memory, where an
- * array doubled from 8 KiB allocated three to four times a 33 KiB body.
+ * <p>The held bytes are written once, into chunks of an allocator's pooled direct memory, and
+ * go to the socket from there: no heap array is made for them, and nothing copies them again
+ * (a body held in heap arrays cost its own size of garbage a call and a second copy into direct
+ * memory for the socket). Each new chunk is half the size held so far (8 KiB at least), so a
+ * body takes about its own size. The chunks are the holder's until {@link #release}: a sent
+ * {@link #content} is a view of them, so the body can be sent again for a retry.
  */
 public final class RequestBody extends OutputStream {
   /** Starts a streamed send when it is given its first byte beyond the buffer. */
@@ -24,21 +28,26 @@ public final class RequestBody extends OutputStream {
 
   private static final int FIRST_CHUNK_BYTES = 8192;
 
+  private final ByteBufAllocator alloc;
   private final int limit;
   private final Overflow overflow;
   private final Runnable progress;
-  private final List<byte[]> filled = new ArrayList<>(4);
-  private byte[] chunk;
-  private int inChunk;
+  private final List<ByteBuf> filled = new ArrayList<>(4);
+  private ByteBuf chunk; // null once streamed or released
   private int count;
   private OutputStream stream;
 
-  /** {@code progress} is told of every write that went on to the stream. */
-  public RequestBody(int limit, Overflow overflow, Runnable progress) {
+  /**
+   * Holds up to {@code limit} bytes in {@code alloc}'s direct buffers; {@code progress} is told
+   * of every write that went on to the stream.
+   */
+  public RequestBody(ByteBufAllocator alloc, int limit, Overflow overflow, Runnable progress) {
+    this.alloc = alloc;
     this.limit = limit;
     this.overflow = overflow;
     this.progress = progress;
-    this.chunk = new byte[Math.min(limit, FIRST_CHUNK_BYTES)];
+    int first = Math.min(limit, FIRST_CHUNK_BYTES);
+    this.chunk = alloc.directBuffer(first, first);
   }
 
   @Override
@@ -56,14 +65,16 @@ public final class RequestBody extends OutputStream {
       progress.run();
       return;
     }
+    if (chunk == null) {
+      throw new IOException("the request body was released");
+    }
     count += len;
     while (len > 0) {
-      if (inChunk == chunk.length) {
+      if (!chunk.isWritable()) {
         nextChunk(len);
       }
-      int n = Math.min(len, chunk.length - inChunk);
-      System.arraycopy(b, off, chunk, inChunk, n);
-      inChunk += n;
+      int n = Math.min(len, chunk.writableBytes());
+      chunk.writeBytes(b, off, n);
       off += n;
       len -= n;
     }
@@ -73,19 +84,21 @@ public final class RequestBody extends OutputStream {
   private void nextChunk(int pending) {
     filled.add(chunk);
     int held = count - pending;
-    chunk = new byte[Math.min(limit - held, Math.max(FIRST_CHUNK_BYTES, held / 2))];
-    inChunk = 0;
+    int size = Math.min(limit - held, Math.max(FIRST_CHUNK_BYTES, held / 2));
+    chunk = alloc.directBuffer(size, size);
   }
 
   /** Sends what was held on the stream the overflow starts, then lets the chunks go. */
   private void startStream() throws IOException {
     stream = overflow.start();
-    for (byte[] c : filled) {
-      stream.write(c, 0, c.length);
+    try {
+      for (ByteBuf c : filled) {
+        c.readBytes(stream, c.readableBytes());
+      }
+      chunk.readBytes(stream, chunk.readableBytes());
+    } finally {
+      release();
     }
-    stream.write(chunk, 0, inChunk);
-    filled.clear();
-    chunk = null;
   }
 
   /** Ends a streamed body (a held one is sent by the caller). */
@@ -100,21 +113,38 @@ public final class RequestBody extends OutputStream {
   }
 
   /**
-   * The held body in one buffer of {@code alloc}'s (a pooled direct one, on a connection's
-   * allocator), a new one on every call, for one write. The socket takes its bytes from direct
-   * memory: handed the heap chunks, Netty merged them into one new heap buffer and copied that
-   * again, two copies and a body's size of garbage; this is one copy and none.
+   * The held body for one write: a view of the chunks (each retained once more, released by the
+   * write), so the socket sends them from where they were written. Each call makes a new view,
+   * for a retry; none after {@link #release}.
    */
-  public ByteBuf content(ByteBufAllocator alloc) {
-    ByteBuf out = alloc.directBuffer(count, count);
-    for (byte[] c : filled) {
-      out.writeBytes(c);
+  public ByteBuf content() {
+    if (chunk == null) {
+      throw new IllegalStateException("the request body was released");
     }
-    out.writeBytes(chunk, 0, inChunk);
-    return out;
+    if (filled.isEmpty()) {
+      return chunk.retainedDuplicate();
+    }
+    CompositeByteBuf all = alloc.compositeDirectBuffer(filled.size() + 1);
+    for (ByteBuf c : filled) {
+      all.addComponent(true, c.retainedDuplicate());
+    }
+    all.addComponent(true, chunk.retainedDuplicate());
+    return all;
   }
 
   public int size() {
     return count;
+  }
+
+  /** Gives the chunks back to their pool (views still being written keep theirs); idempotent. */
+  public void release() {
+    for (ByteBuf c : filled) {
+      c.release();
+    }
+    filled.clear();
+    if (chunk != null) {
+      chunk.release();
+      chunk = null;
+    }
   }
 }

@@ -50,7 +50,19 @@ public final class DelimiterSearch {
   private final byte firstByte;
   private final byte lastByte;
 
+  /** The length of the pair table a search of the scalar path uses. */
+  public static final int TABLE_BYTES = 1 << TABLE_BITS;
+
   public DelimiterSearch(byte[] delimiter) {
+    this(delimiter, null);
+  }
+
+  /**
+   * A search whose pair table (scalar path only) is filled into {@code table} of
+   * {@link #TABLE_BYTES}, whatever it held: a table lent by a pool, for a reader that gives it
+   * back when it no longer searches. Null: a new one.
+   */
+  public DelimiterSearch(byte[] delimiter, byte[] table) {
     if (delimiter.length < 3 || delimiter.length > 120) {
       throw new IllegalArgumentException("delimiter.length out of [3, 120]: " + delimiter.length);
     }
@@ -62,11 +74,17 @@ public final class DelimiterSearch {
     for (int w = 0; w < words.length; w++) {
       words[w] = (long) LONG.get(delimiter, w * 8);
     }
-    this.pairs = VECTOR ? null : pairTable(delimiter);
+    this.pairs = VECTOR ? null : pairTable(delimiter, table);
   }
 
-  private static byte[] pairTable(byte[] delimiter) {
-    byte[] table = new byte[1 << TABLE_BITS];
+  private static byte[] pairTable(byte[] delimiter, byte[] lent) {
+    byte[] table;
+    if (lent == null) {
+      table = new byte[TABLE_BYTES];
+    } else {
+      table = lent;
+      Arrays.fill(table, (byte) 0);
+    }
     for (int t = 0; t < delimiter.length - 1; t++) {
       int h = hash(delimiter[t], delimiter[t + 1]);
       table[h] = table[h] == 0 ? (byte) (t + 1) : (byte) -1;
@@ -130,7 +148,7 @@ public final class DelimiterSearch {
 
   /** The scalar search: what {@link #indexIn} does without the vector path. */
   int scalarIndexIn(byte[] in, int start, int end) {
-    final byte[] table = pairs != null ? pairs : pairTable(delimiter);
+    final byte[] table = pairs != null ? pairs : pairTable(delimiter, null);
     final int stride = m - 1;
     final int last = end - 2; // the last position a pair can start at
     final int lastGroup = last - 3 * stride;
