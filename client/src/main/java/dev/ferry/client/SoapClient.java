@@ -41,10 +41,11 @@ import java.util.concurrent.CompletableFuture;
  * A SOAP client over HTTP/1.1 (Netty, the native transport on Linux), connections kept alive
  * and reused. Thread-safe; share one, and close it when done.
  *
- * <p>A request up to {@link Builder#bufferBytes} is sent with a Content-Length from one array;
- * a larger one starts its HTTP exchange when the buffer overflows and streams the rest (chunked)
- * as its payload writes it, each chunk waiting until the connection can take it, so a forwarded
- * or generated attachment of any size is never held whole. The reply's root part is read before
+ * <p>A request up to {@link Builder#bufferBytes} is written once into pooled direct memory and
+ * sent from there with a Content-Length; a larger one starts its HTTP exchange when the buffer
+ * overflows and streams the rest (chunked) as its payload writes it, each chunk waiting until
+ * the connection can take it, so a forwarded or generated attachment of any size is never held
+ * whole. The reply's root part is read before
  * {@link #call} returns; its attachments stream from the connection as they are read.
  *
  * <p>The timeout is one of progress: an exchange whose connection neither sends nor receives a
