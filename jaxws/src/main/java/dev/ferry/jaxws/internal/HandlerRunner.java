@@ -60,10 +60,22 @@ final class HandlerRunner {
     return names;
   }
 
+  /** The chain, logical handlers first (JAX-WS 9.2.1.2); most endpoints have none. */
   private static List<Handler> ordered(List<Handler> chain) {
-    List<Handler> out = new ArrayList<>();
-    chain.stream().filter(h -> h instanceof LogicalHandler).forEach(out::add);
-    chain.stream().filter(h -> !(h instanceof LogicalHandler)).forEach(out::add);
+    if (chain.isEmpty()) {
+      return List.of();
+    }
+    List<Handler> out = new ArrayList<>(chain.size());
+    for (Handler h : chain) {
+      if (h instanceof LogicalHandler) {
+        out.add(h);
+      }
+    }
+    for (Handler h : chain) {
+      if (!(h instanceof LogicalHandler)) {
+        out.add(h);
+      }
+    }
     return out;
   }
 

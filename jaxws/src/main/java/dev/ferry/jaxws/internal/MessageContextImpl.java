@@ -2,11 +2,14 @@ package dev.ferry.jaxws.internal;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.xml.ws.handler.MessageContext;
+import java.util.AbstractMap;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import javax.xml.namespace.QName;
 
@@ -17,18 +20,26 @@ import javax.xml.namespace.QName;
 public class MessageContextImpl extends HashMap<String, Object> implements MessageContext {
   private static final long serialVersionUID = 1L;
 
-  private final Map<String, Scope> scopes = new HashMap<>();
+  /**
+   * The properties of HANDLER scope (null while there are none); every other one is of
+   * APPLICATION scope. The runtime's own, a dozen a call, are all APPLICATION: only what
+   * handlers add is noted here, where a map of every property's scope cost each call.
+   */
+  private Set<String> handlerScoped;
 
+  /** Puts a property; one that is new here is of HANDLER scope, as JAX-WS 9.4.1 has it. */
   @Override
   public Object put(String name, Object value) {
-    scopes.putIfAbsent(name, Scope.HANDLER);
+    if (!containsKey(name)) {
+      scope(name, Scope.HANDLER);
+    }
     return super.put(name, value);
   }
 
   /** Puts a property the application sees (the runtime's own). */
   public void putApplication(String name, Object value) {
     super.put(name, value);
-    scopes.put(name, Scope.APPLICATION);
+    scope(name, Scope.APPLICATION);
   }
 
   @Override
@@ -36,23 +47,34 @@ public class MessageContextImpl extends HashMap<String, Object> implements Messa
     if (!containsKey(name)) {
       throw new IllegalArgumentException("no property " + name);
     }
-    scopes.put(name, scope);
+    scope(name, scope);
+  }
+
+  private void scope(String name, Scope scope) {
+    if (scope == Scope.HANDLER) {
+      if (handlerScoped == null) {
+        handlerScoped = new HashSet<>();
+      }
+      handlerScoped.add(name);
+    } else if (handlerScoped != null) {
+      handlerScoped.remove(name);
+    }
   }
 
   @Override
   public Scope getScope(String name) {
-    Scope s = scopes.get(name);
-    if (s == null) {
+    if (!containsKey(name)) {
       throw new IllegalArgumentException("no property " + name);
     }
-    return s;
+    return handlerScoped != null && handlerScoped.contains(name) ? Scope.HANDLER
+        : Scope.APPLICATION;
   }
 
   /** The properties of APPLICATION scope, for the response context a client hands out. */
   public Map<String, Object> applicationScope() {
     Map<String, Object> out = new HashMap<>();
     forEach((k, v) -> {
-      if (scopes.get(k) == Scope.APPLICATION) {
+      if (getScope(k) == Scope.APPLICATION) {
         out.put(k, v);
       }
     });
@@ -82,12 +104,39 @@ public class MessageContextImpl extends HashMap<String, Object> implements Messa
     return c;
   }
 
-  /** The request's headers, names case-insensitive as HTTP's are. */
+  /**
+   * The request's headers, names case-insensitive as HTTP's are, read from the request when
+   * first asked for: few endpoints look at them, and copying them cost each call.
+   */
   private static Map<String, List<String>> headers(HttpServletRequest http) {
-    Map<String, List<String>> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    for (String name : Collections.list(http.getHeaderNames())) {
-      h.put(name, Collections.list(http.getHeaders(name)));
-    }
-    return Collections.unmodifiableMap(h);
+    return new AbstractMap<>() {
+      private Map<String, List<String>> copy;
+
+      @Override
+      public Set<Entry<String, List<String>>> entrySet() {
+        return copy().entrySet();
+      }
+
+      @Override
+      public List<String> get(Object name) {
+        return copy().get(name);
+      }
+
+      @Override
+      public boolean containsKey(Object name) {
+        return copy().containsKey(name);
+      }
+
+      private Map<String, List<String>> copy() {
+        if (copy == null) {
+          Map<String, List<String>> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+          for (String name : Collections.list(http.getHeaderNames())) {
+            h.put(name, Collections.list(http.getHeaders(name)));
+          }
+          copy = Collections.unmodifiableMap(h);
+        }
+        return copy;
+      }
+    };
   }
 }

@@ -18,10 +18,13 @@ public final class HeaderParser {
   private final String context;
   private final HeaderWarnings warnings; // null: strict
 
-  // The field being read: its name, its value so far, and where its value starts.
+  // The field being read: its name, where its first line's value lies, and (only once a
+  // continuation line came) its value unfolded so far. A field of one line, the usual one, is
+  // made into its string once, from the bytes: through a builder it took four copies.
   private String name;
-  private final StringBuilder value = new StringBuilder();
   private int valueStart;
+  private int valueEnd;
+  private StringBuilder folded; // null: one line so far
 
   private int contentTypeIndex = -1;
   private ValueOffsets contentTypeOffsets;
@@ -66,7 +69,10 @@ public final class HeaderParser {
       byte first = buf[lineStart];
       if (first == ' ' || first == '\t') {
         if (name != null) {
-          value.append(text(lineStart, contentEnd));
+          if (folded == null) {
+            folded = new StringBuilder(text(valueStart, valueEnd));
+          }
+          folded.append(text(lineStart, contentEnd));
         } else if (!skipping) {
           skip(error("continuation line before any header field", lineStart), "line left out");
           skipping = true;
@@ -99,9 +105,9 @@ public final class HeaderParser {
           maxFields + 1L, baseOffset + lineStart, context + " > header \"" + n + "\"");
     }
     name = n;
-    value.setLength(0);
     valueStart = colon + 1;
-    value.append(text(valueStart, contentEnd));
+    valueEnd = contentEnd;
+    folded = null;
   }
 
   /** Adds the field being read, whose lines end before {@code end}. */
@@ -113,8 +119,24 @@ public final class HeaderParser {
       contentTypeIndex = fields.size();
       contentTypeOffsets = new ValueOffsets(buf, valueStart, end, baseOffset);
     }
-    fields.add(new Field(name, value.toString().strip()));
+    String v = folded != null ? folded.toString().strip() : stripped(valueStart, valueEnd);
+    fields.add(new Field(name, v));
     name = null;
+  }
+
+  /** The text of {@code buf[start, end)} as {@link String#strip} leaves it, made once. */
+  private String stripped(int start, int end) {
+    while (start < end && asciiSpace(buf[start])) {
+      start++;
+    }
+    while (end > start && asciiSpace(buf[end - 1])) {
+      end--;
+    }
+    return text(start, end).strip(); // for white space beyond ASCII; no copy without it
+  }
+
+  private static boolean asciiSpace(byte b) {
+    return b >= 0 && Character.isWhitespace(b);
   }
 
   /** Throws {@code e} when strict or for a limit; else records it as a warning. */
