@@ -2,7 +2,6 @@ package dev.ferry.jaxws.internal;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.xml.ws.handler.MessageContext;
-import java.util.AbstractMap;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,6 +25,14 @@ public class MessageContextImpl extends HashMap<String, Object> implements Messa
    * handlers add is noted here, where a map of every property's scope cost each call.
    */
   private Set<String> handlerScoped;
+
+  public MessageContextImpl() {
+    super();
+  }
+
+  private MessageContextImpl(int capacity) {
+    super(capacity);
+  }
 
   /** Puts a property; one that is new here is of HANDLER scope, as JAX-WS 9.4.1 has it. */
   @Override
@@ -84,7 +91,7 @@ public class MessageContextImpl extends HashMap<String, Object> implements Messa
   /** A server's context for a request that came in {@code http}, for {@code operation}. */
   public static MessageContextImpl inbound(HttpServletRequest http, QName service, QName port,
       QName portType, QName operation) {
-    MessageContextImpl c = new MessageContextImpl();
+    MessageContextImpl c = new MessageContextImpl(32); // its dozen properties, no resize
     c.putApplication(MESSAGE_OUTBOUND_PROPERTY, false);
     if (http != null) {
       c.putApplication(SERVLET_REQUEST, http);
@@ -105,38 +112,17 @@ public class MessageContextImpl extends HashMap<String, Object> implements Messa
   }
 
   /**
-   * The request's headers, names case-insensitive as HTTP's are, read from the request when
-   * first asked for: few endpoints look at them, and copying them cost each call.
+   * The request's headers, names case-insensitive as HTTP's are, copied from the request when
+   * first asked for (during the call, as a {@code WebServiceContext} is valid): few endpoints
+   * look at them, and the copy cost each call.
    */
   private static Map<String, List<String>> headers(HttpServletRequest http) {
-    return new AbstractMap<>() {
-      private Map<String, List<String>> copy;
-
-      @Override
-      public Set<Entry<String, List<String>>> entrySet() {
-        return copy().entrySet();
+    return new LazyMap<>(() -> {
+      Map<String, List<String>> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+      for (String name : Collections.list(http.getHeaderNames())) {
+        h.put(name, Collections.list(http.getHeaders(name)));
       }
-
-      @Override
-      public List<String> get(Object name) {
-        return copy().get(name);
-      }
-
-      @Override
-      public boolean containsKey(Object name) {
-        return copy().containsKey(name);
-      }
-
-      private Map<String, List<String>> copy() {
-        if (copy == null) {
-          Map<String, List<String>> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-          for (String name : Collections.list(http.getHeaderNames())) {
-            h.put(name, Collections.list(http.getHeaders(name)));
-          }
-          copy = Collections.unmodifiableMap(h);
-        }
-        return copy;
-      }
-    };
+      return Collections.unmodifiableMap(h);
+    });
   }
 }

@@ -34,6 +34,8 @@ class PortState implements BindingProvider, Closeable {
   private final Map<String, Object> requestContext = Collections.synchronizedMap(
       new HashMap<>());
   private volatile Map<String, Object> responseContext = Map.of();
+  /** The last endpoint address called and its URI (most ports call one address). */
+  private volatile Address lastAddress;
 
   /** A reply: its message (null for none), its HTTP status, and what holds it open. */
   record Reply(Message message, int status, ReplyLease lease) {}
@@ -64,11 +66,12 @@ class PortState implements BindingProvider, Closeable {
       throw new WebServiceException("no endpoint address: set the request context's "
           + ENDPOINT_ADDRESS_PROPERTY);
     }
-    URI uri = URI.create(address.toString());
+    URI uri = uri(address.toString());
     SoapClient client = Clients.of(context);
     String soapAction = soapAction(action, context);
     RequestOptions options = RequestOptions.of(context, soapAction);
-    MessageContextImpl properties = outbound(context);
+    // handlers see the call's properties in a context of their own; without any, none is made
+    MessageContextImpl properties = binding.chain().isEmpty() ? null : outbound(context);
     SoapResponse[] response = new SoapResponse[1];
     List<HandlerMessage> kept = new ArrayList<>();
     try {
@@ -85,7 +88,8 @@ class PortState implements BindingProvider, Closeable {
       int status = response[0] == null ? 200 : response[0].status();
       ReplyLease lease = new ReplyLease(response[0]);
       kept.forEach(lease::alsoClose);
-      responseContext = responseContext(response[0], properties);
+      responseContext = responseContext(response[0],
+          properties == null ? context : properties.applicationScope());
       return new Reply(message, status, lease);
     } catch (SoapHttpException e) {
       close(response[0], kept);
@@ -127,15 +131,29 @@ class PortState implements BindingProvider, Closeable {
     return m;
   }
 
-  private static Map<String, Object> responseContext(SoapResponse r, MessageContextImpl ctx) {
-    Map<String, Object> out = new HashMap<>(ctx.applicationScope());
+  /** The response context: the call's application properties and the reply's status, headers. */
+  private static Map<String, Object> responseContext(SoapResponse r,
+      Map<String, Object> properties) {
+    Map<String, Object> out = new HashMap<>(properties);
     out.remove(MessageContext.MESSAGE_OUTBOUND_PROPERTY);
     if (r != null) {
       out.put(MessageContext.HTTP_RESPONSE_CODE, r.status());
-      out.put(MessageContext.HTTP_RESPONSE_HEADERS, r.headers());
+      out.put(MessageContext.HTTP_RESPONSE_HEADERS, new LazyMap<>(r::headers));
     }
     return Collections.unmodifiableMap(out);
   }
+
+  /** The endpoint address as a URI, parsed once while it stays the same. */
+  private URI uri(String address) {
+    Address last = lastAddress;
+    if (last == null || !last.text().equals(address)) {
+      last = new Address(address, URI.create(address));
+      lastAddress = last;
+    }
+    return last.uri();
+  }
+
+  private record Address(String text, URI uri) {}
 
   @Override
   public Map<String, Object> getRequestContext() {
