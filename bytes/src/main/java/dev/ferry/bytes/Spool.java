@@ -267,14 +267,19 @@ public final class Spool extends OutputStream {
         int k = (int) Math.min(Math.min(len - n, c.length - inChunk), size - pos);
         System.arraycopy(c, inChunk, b, off + n, k);
         n += k;
-        pos += k;
-        inChunk += k;
-        if (inChunk == c.length) {
-          chunk++;
-          inChunk = 0;
-        }
+        advance(c, k);
       }
       return n;
+    }
+
+    /** Moves past {@code k} bytes of the current chunk {@code c}, to the next one at its end. */
+    private void advance(byte[] c, int k) {
+      pos += k;
+      inChunk += k;
+      if (inChunk == c.length) {
+        chunk++;
+        inChunk = 0;
+      }
     }
 
     @Override
@@ -309,12 +314,7 @@ public final class Spool extends OutputStream {
         int k = (int) Math.min(c.length - inChunk, size - pos);
         out.write(c, inChunk, k);
         total += k;
-        pos += k;
-        inChunk += k;
-        if (inChunk == c.length) {
-          chunk++;
-          inChunk = 0;
-        }
+        advance(c, k);
       }
       return total;
     }
