@@ -11,10 +11,10 @@ import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Objects;
 import javax.xml.stream.XMLInputFactory;
-import javax.xml.stream.XMLOutputFactory;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 import javax.xml.stream.XMLStreamWriter;
+import org.codehaus.stax2.XMLOutputFactory2;
 
 /**
  * The entry point of the XOP layer: reads packages and makes writers. It owns the StAX factories,
@@ -40,7 +40,7 @@ public final class XopCodec {
   private final RootBudget rootBudget;
   private final XMLInputFactory inputFactory;
   private final XMLInputFactory smallInputFactory;
-  private final XMLOutputFactory outputFactory;
+  private final XMLOutputFactory2 outputFactory;
 
   private XopCodec(Builder b) {
     limits = b.limits;
@@ -50,7 +50,7 @@ public final class XopCodec {
     rootBudget = new RootBudget(limits.maxHeldRootBytes());
     inputFactory = XmlFactories.input(limits.xml());
     smallInputFactory = XmlFactories.input(limits.xml(), SMALL_XML_BYTES);
-    outputFactory = XmlFactories.output();
+    outputFactory = (XMLOutputFactory2) XmlFactories.output();
   }
 
   /** Returns a codec with default limits and strict rules. */
@@ -179,7 +179,7 @@ public final class XopCodec {
     return xmlBytes <= SMALL_XML_BYTES ? smallInputFactory : inputFactory;
   }
 
-  XMLOutputFactory outputFactory() {
+  XMLOutputFactory2 outputFactory() {
     return outputFactory;
   }
 

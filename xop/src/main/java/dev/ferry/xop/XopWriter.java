@@ -5,6 +5,7 @@ import dev.ferry.bytes.ByteString;
 import dev.ferry.mime.ContentIds;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MultipartWriter;
+import dev.ferry.xop.internal.PooledUtf8Writer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,6 +47,8 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
   private final RootFilter filter; // null: the XML streams straight into the root part
   private final dev.ferry.bytes.ByteStringBuilder held; // the root XML, with a filter
   private final XMLStreamWriter xml;
+  /** What {@link #xml} writes its characters to: UTF-8 through a pooled buffer. */
+  private final PooledUtf8Writer utf8;
   private final List<Pending> pending = new ArrayList<>();
   private boolean closed;
 
@@ -70,10 +73,12 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
     }
     this.filter = filter;
     this.held = filter == null ? null : new dev.ferry.bytes.ByteStringBuilder(8192);
+    utf8 = new PooledUtf8Writer(filter == null ? new NonClosing(rootBody)
+        : held.asOutputStream());
     try {
-      xml = codec.outputFactory().createXMLStreamWriter(filter == null
-          ? new NonClosing(rootBody) : held.asOutputStream(), "UTF-8");
+      xml = codec.outputFactory().createXMLStreamWriter(utf8, "UTF-8");
     } catch (XMLStreamException e) {
+      utf8.release();
       throw new IOException(e);
     }
   }
@@ -232,6 +237,7 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
     closed = true;
     xml.flush();
     xml.close();
+    utf8.release(); // flushed by the close above
     try {
       if (filter != null) {
         filter.apply(held.toByteString()).writeTo(rootBody);

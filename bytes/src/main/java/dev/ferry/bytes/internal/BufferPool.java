@@ -1,4 +1,4 @@
-package dev.ferry.mime.internal;
+package dev.ferry.bytes.internal;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
 

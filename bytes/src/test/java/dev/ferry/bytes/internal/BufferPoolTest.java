@@ -1,4 +1,4 @@
-package dev.ferry.mime.internal;
+package dev.ferry.bytes.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
