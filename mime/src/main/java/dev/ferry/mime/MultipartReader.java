@@ -1,7 +1,7 @@
 package dev.ferry.mime;
 
-import dev.ferry.mime.MultipartParser.Event;
 import dev.ferry.bytes.internal.BufferPool;
+import dev.ferry.mime.MultipartParser.Event;
 import dev.ferry.mime.internal.DelimiterSearch;
 import java.io.Closeable;
 import java.io.IOException;

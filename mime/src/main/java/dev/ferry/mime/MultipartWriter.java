@@ -1,7 +1,7 @@
 package dev.ferry.mime;
 
-import dev.ferry.mime.internal.Boundaries;
 import dev.ferry.bytes.internal.BufferPool;
+import dev.ferry.mime.internal.Boundaries;
 import dev.ferry.mime.internal.RandomPool;
 import java.io.Closeable;
 import java.io.IOException;

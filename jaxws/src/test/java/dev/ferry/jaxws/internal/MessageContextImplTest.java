@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.xml.ws.handler.MessageContext.Scope;
 import jakarta.xml.ws.handler.MessageContext;
+import jakarta.xml.ws.handler.MessageContext.Scope;
 import java.lang.reflect.Proxy;
 import java.util.Collections;
 import java.util.List;
