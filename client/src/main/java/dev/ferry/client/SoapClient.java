@@ -341,7 +341,12 @@ public final class SoapClient implements AutoCloseable {
       call.sent();
       return null;
     }
-    return sendHeld(call, request, headers, body);
+    try {
+      return sendHeld(call, request, headers, body);
+    } catch (RuntimeException e) {
+      body.release(); // not yet the caller's to release
+      throw e;
+    }
   }
 
   /** Writes the head of a streamed request; returns the stream its body goes on through. */
