@@ -45,8 +45,8 @@ import java.util.concurrent.CompletableFuture;
  * sent from there with a Content-Length; a larger one starts its HTTP exchange when the buffer
  * overflows and streams the rest (chunked) as its payload writes it, each chunk waiting until
  * the connection can take it, so a forwarded or generated attachment of any size is never held
- * whole. The reply's root part is read before
- * {@link #call} returns; its attachments stream from the connection as they are read.
+ * whole. The reply's root part is read before {@link #call} returns; its attachments stream from
+ * the connection as they are read.
  *
  * <p>The timeout is one of progress: an exchange whose connection neither sends nor receives a
  * byte for {@link Builder#timeout} fails with a {@link SocketTimeoutException}, whether the peer
@@ -186,18 +186,11 @@ public final class SoapClient implements AutoCloseable {
     void writeBody() throws IOException {
       Payload payload = payload(request);
       HttpHeaders headers = headers(request, payload);
-      RequestBody body = new RequestBody(HttpConnections.ALLOCATOR, bufferBytes, () -> {
+      RequestBody body = write(payload, () -> {
         // longer than the buffer: connect now and stream from this thread
         call = start(connect(origin, request.uri(), true));
         return streamHead(call, request, headers);
-      }, () -> { });
-      try {
-        payload.writeTo(body);
-        body.finish();
-      } catch (IOException | RuntimeException e) {
-        body.release();
-        throw e;
-      }
+      });
       if (body.streamed()) {
         call.sent();
         return;
@@ -322,18 +315,14 @@ public final class SoapClient implements AutoCloseable {
   private HeldRequest send(Call call, SoapRequest request) throws IOException {
     Payload payload = payload(request);
     HttpHeaders headers = headers(request, payload);
-    RequestBody body = new RequestBody(HttpConnections.ALLOCATOR, bufferBytes,
-        () -> streamHead(call, request, headers), () -> { });
+    RequestBody body;
     try {
-      payload.writeTo(body);
-      body.finish();
+      body = write(payload, () -> streamHead(call, request, headers));
     } catch (IOException e) {
-      body.release();
       // never let a half-written request look complete: the connection is closed
       call.abort(e);
       throw e instanceof dev.ferry.bytes.DecodeException ? e : call.failure(e);
     } catch (RuntimeException e) {
-      body.release();
       call.abort(e);
       throw e;
     }
@@ -345,6 +334,23 @@ public final class SoapClient implements AutoCloseable {
       return sendHeld(call, request, headers, body);
     } catch (RuntimeException e) {
       body.release(); // not yet the caller's to release
+      throw e;
+    }
+  }
+
+  /**
+   * Writes {@code payload} into a request body: held (the caller sends and releases it) up to
+   * the buffer, streamed through what {@code overflow} starts beyond. A failed write releases
+   * what was held.
+   */
+  private RequestBody write(Payload payload, RequestBody.Overflow overflow) throws IOException {
+    RequestBody body = new RequestBody(HttpConnections.ALLOCATOR, bufferBytes, overflow, () -> { });
+    try {
+      payload.writeTo(body);
+      body.finish();
+      return body;
+    } catch (IOException | RuntimeException e) {
+      body.release();
       throw e;
     }
   }

@@ -3,9 +3,10 @@ package dev.ferry.bytes.internal;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * A small lock-free pool of equal-sized byte arrays, so that a reader's buffer is reused from one
- * message to the next instead of allocated and zeroed each time (an 11 KiB array cost about
- * 0.5 µs of a 32 KiB message's 4 µs parse, most of it cache misses on fresh memory).
+ * A small lock-free pool of equal-sized byte arrays, so that a codec's buffer (a MIME reader's,
+ * an XML writer's) is reused from one message to the next instead of allocated and zeroed each
+ * time (an 11 KiB array cost about 0.5 µs of a 32 KiB message's 4 µs parse, most of it cache
+ * misses on fresh memory).
  *
  * <p>Slots are picked from the calling thread's id, so concurrent threads (virtual ones
  * included, where a thread-local cache would never be hit twice) seldom contend; a take that

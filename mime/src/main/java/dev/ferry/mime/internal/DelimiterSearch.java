@@ -34,6 +34,8 @@ public final class DelimiterSearch {
   private static final VarHandle SHORT =
       MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final int TABLE_BITS = 12;
+  /** The length of the pair table a search of the scalar path uses. */
+  public static final int TABLE_BYTES = 1 << TABLE_BITS;
 
   /**
    * True when the vector path is on: the JVM has the {@code jdk.incubator.vector} module (it was
@@ -49,9 +51,6 @@ public final class DelimiterSearch {
   private final long[] words; // the delimiter, eight bytes a word, little-endian
   private final byte firstByte;
   private final byte lastByte;
-
-  /** The length of the pair table a search of the scalar path uses. */
-  public static final int TABLE_BYTES = 1 << TABLE_BITS;
 
   public DelimiterSearch(byte[] delimiter) {
     this(delimiter, null);
