@@ -6,6 +6,7 @@ import dev.ferry.testkit.Allocations;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Random;
 import net.jqwik.api.ForAll;
@@ -62,7 +63,7 @@ class SpoolStreamProperties {
         leastRead = Math.min(leastRead, Allocations.currentThread() - before);
         InputStream again = spool.openStream();
         before = Allocations.currentThread();
-        again.transferTo(java.io.OutputStream.nullOutputStream());
+        again.transferTo(OutputStream.nullOutputStream());
         leastTransfer = Math.min(leastTransfer, Allocations.currentThread() - before);
       }
       assertThat(leastRead).as("readAllBytes read chunks and joined them").isLessThan(34 * 1024);

@@ -3,12 +3,18 @@ package dev.ferry.mime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ferry.testkit.Allocations;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.io.SequenceInputStream;
+import java.util.Arrays;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 class MultipartReaderTest {
@@ -94,13 +100,13 @@ class MultipartReaderTest {
     byte[] message = message("e", random(100, 8), random(30_000, 9));
     long[] allocated = new long[300];
     for (int round = 0; round < allocated.length; round++) {
-      long before = MimeLimitsTest.allocatedBytes();
+      long before = Allocations.currentThread();
       MultipartReader r = MultipartReader.builder(new ByteArrayInputStream(message), "e").build();
       r.nextPart().body().readNBytes(10);
       r.close();
-      allocated[round] = MimeLimitsTest.allocatedBytes() - before;
+      allocated[round] = Allocations.currentThread() - before;
     }
-    java.util.Arrays.sort(allocated); // the median: the pool's first takes hit either way
+    Arrays.sort(allocated); // the median: the pool's first takes hit either way
     assertThat(allocated[allocated.length / 2]).as("bytes allocated by a reader closed early")
         .isLessThan(3000);
   }
@@ -113,9 +119,9 @@ class MultipartReaderTest {
   void aCloseDuringABlockedReadGivesTheBufferBackOnceWhenTheReadEnds() throws Exception {
     byte[] message = message("f", random(50_000, 10));
     for (int round = 0; round < 20; round++) {
-      java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(1);
-      java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
-      InputStream gate = new java.io.FilterInputStream(new ByteArrayInputStream(message)) {
+      CountDownLatch reading = new CountDownLatch(1);
+      CountDownLatch closed = new CountDownLatch(1);
+      InputStream gate = new FilterInputStream(new ByteArrayInputStream(message)) {
         private int reads;
 
         @Override
@@ -125,13 +131,13 @@ class MultipartReaderTest {
             try {
               closed.await();
             } catch (InterruptedException e) {
-              throw new java.io.InterruptedIOException();
+              throw new InterruptedIOException();
             }
           }
           return super.read(b, off, len);
         }
       };
-      MultipartReader r = MultipartReader.builder(gate, "f").lenientLineEnds(false).build();
+      MultipartReader r = MultipartReader.builder(gate, "f").build();
       InputStream body = r.nextPart().body();
       Thread reader = Thread.ofVirtual().start(() -> {
         try {
@@ -171,18 +177,18 @@ class MultipartReaderTest {
     byte[] chunk = new byte[64 * 1024];
     long least = Long.MAX_VALUE;
     for (int round = 0; round < 3000; round++) { // the vector scan allocates until compiled
-      InputStream arriving = new java.io.SequenceInputStream(
+      InputStream arriving = new SequenceInputStream(
           new ByteArrayInputStream(message, 0, 50),
           new ByteArrayInputStream(message, 50, message.length - 50));
-      long before = MimeLimitsTest.allocatedBytes();
+      long before = Allocations.currentThread();
       MultipartReader r = MultipartReader.builder(arriving, "g").build();
       int n = r.nextPart().body().readNBytes(chunk, 0, chunk.length);
       InputStream next = r.nextPart().body();
       long skipped = next.transferTo(OutputStream.nullOutputStream());
       assertThat(r.nextPart()).isNull();
-      least = Math.min(least, MimeLimitsTest.allocatedBytes() - before);
+      least = Math.min(least, Allocations.currentThread() - before);
       assertThat(n).isEqualTo(root.length);
-      assertThat(java.util.Arrays.copyOf(chunk, n)).isEqualTo(root);
+      assertThat(Arrays.copyOf(chunk, n)).isEqualTo(root);
       assertThat(skipped).isEqualTo(attachment.length);
     }
     assertThat(least).as("bytes allocated reading the two parts").isLessThan(8 * 1024);

@@ -1,6 +1,7 @@
 package dev.ferry.client.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ferry.testkit.Allocations;
 import io.netty.buffer.ByteBuf;
@@ -98,7 +99,7 @@ class RequestBodyTest {
     body.release();
     body.release(); // twice is harmless
     assertThat(POOL.metric().usedDirectMemory()).isZero();
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> body.write(new byte[1], 0, 1))
+    assertThatThrownBy(() -> body.write(new byte[1], 0, 1))
         .isInstanceOf(IOException.class).hasMessageContaining("released");
   }
 
