@@ -43,9 +43,11 @@ public final class PooledUtf8Writer extends Writer {
       // ASCII, the usual text of an envelope, goes a run at a time
       int room = Math.min(end - off, buf.length - count);
       int n = 0;
-      while (n < room && cbuf[off + n] < 0x80 && highSurrogate == 0) {
-        buf[count + n] = (byte) cbuf[off + n];
-        n++;
+      if (highSurrogate == 0) {
+        while (n < room && cbuf[off + n] < 0x80) {
+          buf[count + n] = (byte) cbuf[off + n];
+          n++;
+        }
       }
       count += n;
       off += n;
