@@ -22,10 +22,13 @@ public class EchoPortImpl implements TestMtomPort {
   private WebServiceContext context;
 
   private volatile String lastRequestContentType;
+  private volatile String lastCaller;
 
   @Override
   public void testMtom(Holder<String> name, Holder<DataHandler> attachinfo) {
     lastRequestContentType = requestHeader("Content-Type");
+    java.security.Principal caller = context.getUserPrincipal();
+    lastCaller = caller == null ? null : caller.getName();
     // A fresh copy, not the received handler: the answer must not depend on whether the
     // peer's inbound attachment stream can be read a second time.
     byte[] bytes = Blobs.read(attachinfo.value);
@@ -35,6 +38,11 @@ public class EchoPortImpl implements TestMtomPort {
   /** The Content-Type of the last request this endpoint served, as received. */
   String lastRequestContentType() {
     return lastRequestContentType;
+  }
+
+  /** Who the context said sent the last request (its user principal's name), or null. */
+  String lastCaller() {
+    return lastCaller;
   }
 
   private String requestHeader(String name) {

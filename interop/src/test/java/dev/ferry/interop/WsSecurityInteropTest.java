@@ -7,6 +7,7 @@ import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
 import dev.ferry.client.SoapRequest;
 import dev.ferry.client.SoapResponse;
+import dev.ferry.jaxws.GuardFeature;
 import dev.ferry.sample.EchoService;
 import dev.ferry.security.KeyMaterial;
 import dev.ferry.security.TrustMaterial;
@@ -20,7 +21,10 @@ import dev.ferry.wssecurity.WsSecurityCredentials;
 import dev.ferry.wssecurity.WsSecurityPolicy;
 import dev.ferry.xop.MtomPolicy;
 import jakarta.activation.DataHandler;
+import jakarta.xml.ws.BindingProvider;
+import jakarta.xml.ws.Endpoint;
 import jakarta.xml.ws.Holder;
+import jakarta.xml.ws.Service;
 import jakarta.xml.ws.soap.SOAPFaultException;
 import java.time.Duration;
 import org.apache.cxf.Bus;
@@ -37,7 +41,8 @@ import org.junit.jupiter.api.Test;
 /**
  * WS-Security between Ferry and CXF 4 (WSS4J's DOM implementation, configured as CXF users do,
  * with its interceptors): UsernameToken (digest), Timestamp, X.509 signature of the Body and
- * Timestamp and encryption of the Body, each way; keys and certificates made here.
+ * Timestamp and encryption of the Body, each way; keys and certificates made here. Ferry's side
+ * is its own API ({@code Dispatcher}, {@code SoapRequest}) or JAX-WS ({@code GuardFeature}).
  */
 class WsSecurityInteropTest {
   private static final SoapCodec CODEC = SoapCodec.create();
@@ -66,64 +71,100 @@ class WsSecurityInteropTest {
     bus.shutdown(true);
   }
 
-  @Test
-  void cxfClientToFerryServer() throws Exception {
-    WsSecurity ferry = WsSecurity.builder().inbound(REQUEST).outbound(REPLY).credentials(
+  /** Ferry's guard as a service: it asks {@link #REQUEST} of alice and answers {@link #REPLY}. */
+  private static WsSecurity ferryService() throws java.io.IOException {
+    return WsSecurity.builder().inbound(REQUEST).outbound(REPLY).credentials(
         WsSecurityCredentials.builder().passwords(u -> u.equals("alice")
             ? "wonderland".toCharArray() : null)
             .key(KeyMaterial.of(service.key(), service.chain()))
             .trust(TrustMaterial.of(pki.certificate())).build()).build();
-    try (SoapServer server = SoapServer.builder().endpoint("/echo", Dispatcher.builder()
-        .guard(ferry).element(EchoService.REQUEST, EchoService::echo).build()).build().start()) {
-      TestMtomPort port = CxfPeer.client(bus, server.uri("/echo"), false);
-      Client c = ClientProxy.getClient(port);
-      Merlin crypto = CxfSecurity.merlin(pki, client, service.certificate());
-      c.getOutInterceptors().add(new WSS4JOutInterceptor(CxfSecurity.out(
-          "UsernameToken Timestamp Signature Encrypt", crypto, "wonderland")));
-      c.getInInterceptors().add(new WSS4JInInterceptor(CxfSecurity.in("Timestamp Signature",
-          crypto, "wonderland")));
-      Holder<String> name = new Holder<>("from CXF");
-      Holder<DataHandler> data = new Holder<>(new DataHandler(new BytesDataSource(
-          "signed, sealed".getBytes())));
-      port.testMtom(name, data);
-      assertThat(name.value).isEqualTo("from CXF");
-      assertThat(Blobs.read(data.value)).isEqualTo("signed, sealed".getBytes());
+  }
 
+  /** Ferry's guard as alice's client: it sends {@link #REQUEST}, asks {@link #REPLY}. */
+  private static WsSecurity ferryClient() throws java.io.IOException {
+    return WsSecurity.builder().outbound(REQUEST).inbound(REPLY).credentials(
+        WsSecurityCredentials.builder().user("alice", "wonderland".toCharArray())
+            .key(KeyMaterial.of(client.key(), client.chain()))
+            .recipient(service.certificate())
+            .trust(TrustMaterial.of(pki.certificate())).build()).build();
+  }
+
+  /** CXF's client of the echo at {@code uri}, with WSS4J's interceptors doing {@code out}. */
+  private static TestMtomPort cxfClient(java.net.URI uri, String out) throws Exception {
+    TestMtomPort port = CxfPeer.client(bus, uri, false);
+    Client c = ClientProxy.getClient(port);
+    Merlin crypto = CxfSecurity.merlin(pki, client, service.certificate());
+    c.getOutInterceptors().add(new WSS4JOutInterceptor(CxfSecurity.out(out, crypto,
+        "wonderland")));
+    c.getInInterceptors().add(new WSS4JInInterceptor(CxfSecurity.in("Timestamp Signature",
+        crypto, "wonderland")));
+    return port;
+  }
+
+  /** CXF's echo service at {@code uri}, asking Ferry's {@link #REQUEST} of its callers. */
+  private static org.apache.cxf.endpoint.Server cxfService(java.net.URI uri) throws Exception {
+    Merlin crypto = CxfSecurity.merlin(pki, service, client.certificate());
+    JaxWsServerFactoryBean factory = CxfSecurity.echoService(bus, uri, false);
+    factory.getInInterceptors().add(new WSS4JInInterceptor(CxfSecurity.in(
+        "UsernameToken Timestamp Signature Encrypt", crypto, "wonderland")));
+    factory.getOutInterceptors().add(new WSS4JOutInterceptor(CxfSecurity.out(
+        "Timestamp Signature", crypto, "wonderland")));
+    return factory.create();
+  }
+
+  private static void assertEchoes(TestMtomPort port, String text) {
+    Holder<String> name = new Holder<>(text);
+    Holder<DataHandler> data = new Holder<>(new DataHandler(new BytesDataSource(
+        "signed, sealed".getBytes())));
+    port.testMtom(name, data);
+    assertThat(name.value).isEqualTo(text);
+    assertThat(Blobs.read(data.value)).isEqualTo("signed, sealed".getBytes());
+  }
+
+  private static java.net.URI loopback() {
+    return java.net.URI.create("http://127.0.0.1:" + JaxWsStack.freePort() + "/echo");
+  }
+
+  @Test
+  void cxfClientToFerryServer() throws Exception {
+    try (SoapServer server = SoapServer.builder().endpoint("/echo", Dispatcher.builder()
+        .guard(ferryService()).element(EchoService.REQUEST, EchoService::echo).build()).build()
+        .start()) {
+      assertEchoes(cxfClient(server.uri("/echo"),
+          "UsernameToken Timestamp Signature Encrypt"), "from CXF");
       // without the encryption Ferry's policy asks for, CXF's request is refused
-      c.getOutInterceptors().clear();
-      c.getOutInterceptors().add(new WSS4JOutInterceptor(CxfSecurity.out(
-          "UsernameToken Timestamp Signature", crypto, "wonderland")));
-      assertThatThrownBy(() -> port.testMtom(new Holder<>("x"), new Holder<>(new DataHandler(
-          new BytesDataSource(new byte[1]))))).isInstanceOf(SOAPFaultException.class)
-          .hasMessageContaining("an encrypted Body");
+      TestMtomPort unencrypted = cxfClient(server.uri("/echo"),
+          "UsernameToken Timestamp Signature");
+      assertThatThrownBy(() -> assertEchoes(unencrypted, "x"))
+          .isInstanceOf(SOAPFaultException.class).hasMessageContaining("an encrypted Body");
+    }
+  }
+
+  @Test
+  void cxfClientToFerryJaxWsEndpoint() throws Exception {
+    EchoPortImpl echo = new EchoPortImpl();
+    Endpoint endpoint = Endpoint.create(echo, new GuardFeature(ferryService()));
+    java.net.URI uri = loopback();
+    endpoint.publish(uri.toString());
+    try {
+      assertEchoes(cxfClient(uri, "UsernameToken Timestamp Signature Encrypt"), "from CXF");
+      assertThat(echo.lastCaller()).isEqualTo("alice");
+      TestMtomPort unsigned = cxfClient(uri, "UsernameToken Timestamp Encrypt");
+      assertThatThrownBy(() -> assertEchoes(unsigned, "x"))
+          .isInstanceOf(SOAPFaultException.class);
+    } finally {
+      endpoint.stop();
     }
   }
 
   @Test
   void ferryClientToCxfServer() throws Exception {
-    Merlin crypto = CxfSecurity.merlin(pki, service, client.certificate());
-    int port;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1,
-        java.net.InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
-    JaxWsServerFactoryBean factory = CxfSecurity.echoService(bus, java.net.URI.create(
-        "http://127.0.0.1:" + port + "/echo"), false);
-    factory.getInInterceptors().add(new WSS4JInInterceptor(CxfSecurity.in(
-        "UsernameToken Timestamp Signature Encrypt", crypto, "wonderland")));
-    factory.getOutInterceptors().add(new WSS4JOutInterceptor(CxfSecurity.out(
-        "Timestamp Signature", crypto, "wonderland")));
-    org.apache.cxf.endpoint.Server cxf = factory.create();
-    WsSecurity ferry = WsSecurity.builder().outbound(REQUEST).inbound(REPLY).credentials(
-        WsSecurityCredentials.builder().user("alice", "wonderland".toCharArray())
-            .key(KeyMaterial.of(client.key(), client.chain()))
-            .recipient(service.certificate())
-            .trust(TrustMaterial.of(pki.certificate())).build()).build();
+    java.net.URI uri = loopback();
+    org.apache.cxf.endpoint.Server cxf = cxfService(uri);
     try (SoapClient c = SoapClient.create()) {
-      var request = SoapRequest.builder(java.net.URI.create("http://127.0.0.1:" + port
-          + "/echo"), EchoService.request(CODEC, SoapVersion.SOAP_11, MtomPolicy.NEVER,
-          "from Ferry", ByteString.encodeUtf8("signed, sealed")))
-          .soapAction(EchoService.SOAP_ACTION).guard(ferry).build();
+      var request = SoapRequest.builder(uri, EchoService.request(CODEC, SoapVersion.SOAP_11,
+          MtomPolicy.NEVER, "from Ferry", ByteString.encodeUtf8("signed, sealed")))
+          .soapAction(EchoService.SOAP_ACTION).guard(ferryClient()).build();
       try (SoapResponse r = c.call(request)) {
         assertThat(r.isFault()).as(r.isFault() ? r.fault().reason() : "").isFalse();
         EchoService.Echo e = EchoService.readEcho(r.message());
@@ -131,6 +172,28 @@ class WsSecurityInteropTest {
         assertThat(e.attachinfo().utf8()).isEqualTo("signed, sealed");
         assertThat(r.principal().getName()).isEqualTo("CN=service,O=Ferry");
       }
+    } finally {
+      cxf.destroy();
+    }
+  }
+
+  @Test
+  void ferryJaxWsPortToCxfServer() throws Exception {
+    java.net.URI uri = loopback();
+    org.apache.cxf.endpoint.Server cxf = cxfService(uri);
+    try {
+      TestMtomPort port = Service.create(new java.net.URL(CxfPeer.wsdlUrl()),
+          EchoContract.SERVICE).getPort(EchoContract.PORT, TestMtomPort.class,
+              new GuardFeature(ferryClient()));
+      ((BindingProvider) port).getRequestContext().put(
+          BindingProvider.ENDPOINT_ADDRESS_PROPERTY, uri.toString());
+      assertEchoes(port, "from Ferry's port");
+      // a port without the guard: CXF's WSS4J refuses it
+      TestMtomPort plain = Service.create(new java.net.URL(CxfPeer.wsdlUrl()),
+          EchoContract.SERVICE).getPort(EchoContract.PORT, TestMtomPort.class);
+      ((BindingProvider) plain).getRequestContext().put(
+          BindingProvider.ENDPOINT_ADDRESS_PROPERTY, uri.toString());
+      assertThatThrownBy(() -> assertEchoes(plain, "x")).isInstanceOf(SOAPFaultException.class);
     } finally {
       cxf.destroy();
     }

@@ -94,7 +94,7 @@ final class DispatchImpl<T> extends PortState implements Dispatch<T> {
   private Payload request(T msg, SoapCodec codec) throws IOException {
     SoapVersion version = binding.version();
     if (msg instanceof SOAPMessage saaj) {
-      return Payloads.of(saaj);
+      return Payloads.of(saaj, codec);
     }
     ByteString xml = jaxb != null ? marshal(msg) : Xml.bytes((Source) msg);
     if (mode == Service.Mode.MESSAGE) {

@@ -11,7 +11,6 @@ import jakarta.xml.ws.WebServiceException;
 import jakarta.xml.ws.WebServiceFeature;
 import jakarta.xml.ws.WebServiceProvider;
 import jakarta.xml.ws.soap.MTOM;
-import jakarta.xml.ws.soap.MTOMFeature;
 import jakarta.xml.ws.wsaddressing.W3CEndpointReference;
 import jakarta.xml.ws.wsaddressing.W3CEndpointReferenceBuilder;
 import java.io.IOException;
@@ -57,15 +56,8 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
     String id = bindingId != null ? bindingId : bt != null && !bt.value().isEmpty()
         ? bt.value() : jakarta.xml.ws.soap.SOAPBinding.SOAP11HTTP_BINDING;
     MTOM mtom = implementorClass.getAnnotation(MTOM.class);
-    boolean enabled = mtom != null && mtom.enabled();
-    int threshold = mtom != null ? mtom.threshold() : 0;
-    for (WebServiceFeature f : features) {
-      if (f instanceof MTOMFeature m) {
-        enabled = m.isEnabled();
-        threshold = m.getThreshold();
-      }
-    }
-    this.binding = new SoapBindingImpl(id, enabled, threshold);
+    this.binding = SoapBindingImpl.of(id, mtom != null && mtom.enabled(),
+        mtom != null ? mtom.threshold() : 0, features);
     this.invoker = invoker;
   }
 

@@ -11,7 +11,6 @@ import jakarta.xml.ws.handler.LogicalHandler;
 import jakarta.xml.ws.handler.MessageContext;
 import jakarta.xml.ws.handler.soap.SOAPHandler;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -95,7 +94,7 @@ final class HandlerRunner {
         run.pass(in, true, stopped + 1, chain.size());
         out = in;
         in = null;
-        return closing(out.message().toPayload(), out);
+        return Payloads.closing(out.message().toPayload(), out);
       }
       Payload reply;
       try {
@@ -109,7 +108,7 @@ final class HandlerRunner {
       }
       out = HandlerMessage.of(reply, codec);
       run.pass(out, true, 0, chain.size());
-      Payload p = closing(out.message().toPayload(), out);
+      Payload p = Payloads.closing(out.message().toPayload(), out);
       out = null;
       return p;
     } finally {
@@ -148,25 +147,6 @@ final class HandlerRunner {
     } finally {
       run.close();
     }
-  }
-
-  /** A payload that releases {@code message}'s buffers once written. */
-  private static Payload closing(Payload p, HandlerMessage message) {
-    return new Payload() {
-      @Override
-      public String contentType() {
-        return p.contentType();
-      }
-
-      @Override
-      public void writeTo(OutputStream out) throws IOException {
-        try {
-          p.writeTo(out);
-        } finally {
-          message.close();
-        }
-      }
-    };
   }
 
   /** One exchange through the chain: which handlers ran, to close them. */

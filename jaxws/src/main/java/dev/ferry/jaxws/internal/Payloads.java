@@ -2,9 +2,15 @@ package dev.ferry.jaxws.internal;
 
 import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.ByteStringBuilder;
+import dev.ferry.mime.MediaType;
+import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
+import dev.ferry.soap.SoapCodec;
+import dev.ferry.xop.RootFilter;
 import jakarta.xml.soap.SOAPException;
 import jakarta.xml.soap.SOAPMessage;
+import jakarta.xml.ws.WebServiceException;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
 
@@ -12,8 +18,11 @@ import java.io.OutputStream;
 final class Payloads {
   private Payloads() {}
 
-  /** {@code bytes} as a message of {@code contentType}. */
-  static Payload of(String contentType, ByteString bytes) {
+  /**
+   * {@code bytes} as a message of {@code contentType}; a guard's filter reads them with
+   * {@code codec} first (only then: without a guard they go out as they are).
+   */
+  static Payload of(String contentType, ByteString bytes, SoapCodec codec) {
     return new Payload() {
       @Override
       public String contentType() {
@@ -24,14 +33,49 @@ final class Payloads {
       public void writeTo(OutputStream out) throws IOException {
         bytes.writeTo(out);
       }
+
+      @Override
+      public Payload withRootFilter(RootFilter filter) {
+        try {
+          MessageBuffer read = codec.read(bytes, MediaType.parse(contentType));
+          return closing(read.toMessage().toPayload().withRootFilter(filter), read);
+        } catch (IOException e) {
+          throw new WebServiceException("cannot read the message to secure it: "
+              + e.getMessage(), e);
+        }
+      }
     };
   }
 
   /** A SAAJ message as it goes on the wire: its bytes (attachments included), its type. */
-  static Payload of(SOAPMessage m) throws IOException {
+  static Payload of(SOAPMessage m, SoapCodec codec) throws IOException {
     ByteStringBuilder bytes = new ByteStringBuilder(4096);
     String type = write(m, bytes);
-    return of(type, bytes.toByteString());
+    return of(type, bytes.toByteString(), codec);
+  }
+
+  /** {@code p}, closing {@code resource} once written. */
+  static Payload closing(Payload p, Closeable resource) {
+    return new Payload() {
+      @Override
+      public String contentType() {
+        return p.contentType();
+      }
+
+      @Override
+      public void writeTo(OutputStream out) throws IOException {
+        try {
+          p.writeTo(out);
+        } finally {
+          resource.close();
+        }
+      }
+
+      @Override
+      public Payload withRootFilter(RootFilter filter) { // a guard protecting it
+        return closing(p.withRootFilter(filter), resource);
+      }
+    };
   }
 
   /** Writes {@code m} (saving its changes first); returns its Content-Type. */

@@ -3,6 +3,7 @@ package dev.ferry.jaxws.internal;
 import dev.ferry.client.SoapClient;
 import dev.ferry.client.SoapHttpException;
 import dev.ferry.client.SoapResponse;
+import dev.ferry.soap.FaultException;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
@@ -12,6 +13,7 @@ import jakarta.xml.ws.BindingProvider;
 import jakarta.xml.ws.EndpointReference;
 import jakarta.xml.ws.WebServiceException;
 import jakarta.xml.ws.handler.MessageContext;
+import jakarta.xml.ws.soap.SOAPFaultException;
 import jakarta.xml.ws.wsaddressing.W3CEndpointReference;
 import java.io.Closeable;
 import java.io.IOException;
@@ -69,7 +71,7 @@ class PortState implements BindingProvider, Closeable {
     URI uri = uri(address.toString());
     SoapClient client = Clients.of(context);
     String soapAction = soapAction(action, context);
-    RequestOptions options = RequestOptions.of(context, soapAction);
+    RequestOptions options = RequestOptions.of(context, soapAction, binding.guard());
     // handlers see the call's properties in a context of their own; without any, none is made
     MessageContextImpl properties = binding.chain().isEmpty() ? null : outbound(context);
     SoapResponse[] response = new SoapResponse[1];
@@ -95,6 +97,11 @@ class PortState implements BindingProvider, Closeable {
       close(response[0], kept);
       throw new WebServiceException("the reply from " + uri + " is not SOAP: " + e.getMessage(),
           e);
+    } catch (FaultException e) {
+      close(response[0], kept); // the reply failed the guard's checks: as a fault (as CXF does)
+      SOAPFaultException f = new SOAPFaultException(Faults.saajFault(e.fault(), null));
+      f.initCause(e);
+      throw f;
     } catch (IOException e) {
       close(response[0], kept);
       throw new WebServiceException("cannot call " + uri + ": " + e.getMessage(), e);

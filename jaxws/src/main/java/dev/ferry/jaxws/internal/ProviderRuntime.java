@@ -75,7 +75,7 @@ final class ProviderRuntime implements Endpoint {
     ProviderRuntime p = new ProviderRuntime(implementor, type, binding, codec);
     Injection.inject(implementor, new ServerContext());
     WebServiceProvider wsp = type.getAnnotation(WebServiceProvider.class);
-    Dispatcher.Builder d = Dispatcher.builder().fallback(p);
+    Dispatcher.Builder d = Dispatcher.builder().fallback(p).guard(binding.guard());
     if (!wsp.wsdlLocation().isEmpty()) {
       d.wsdl(Wsdls.load(wsp.wsdlLocation(), type.getClassLoader()));
     }
@@ -125,7 +125,7 @@ final class ProviderRuntime implements Endpoint {
       return null;
     }
     if (!source) {
-      return Payloads.of((SOAPMessage) out);
+      return Payloads.of((SOAPMessage) out, codec);
     }
     ByteString xml = Xml.bytes((Source) out);
     if (!payload) {
@@ -141,6 +141,6 @@ final class ProviderRuntime implements Endpoint {
 
   private Payload envelope(ByteString xml) throws IOException {
     Message m = codec.parse(xml).toMessage();
-    return Payloads.of(dev.ferry.soap.SoapBinding.contentType(m.version()), xml);
+    return Payloads.of(dev.ferry.soap.SoapBinding.contentType(m.version()), xml, codec);
   }
 }

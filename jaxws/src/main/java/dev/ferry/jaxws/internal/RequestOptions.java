@@ -1,6 +1,8 @@
 package dev.ferry.jaxws.internal;
 
 import dev.ferry.client.SoapRequest;
+import dev.ferry.jaxws.GuardFeature;
+import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.Payload;
 import jakarta.xml.ws.BindingProvider;
 import jakarta.xml.ws.WebServiceException;
@@ -13,19 +15,32 @@ import java.util.Map;
 /**
  * What a request context says about one call, beyond its address: the SOAPAction, the receive
  * timeout, HTTP Basic credentials ({@link BindingProvider#USERNAME_PROPERTY} and
- * {@link BindingProvider#PASSWORD_PROPERTY}) and extra headers
- * ({@link MessageContext#HTTP_REQUEST_HEADERS}), read once per call.
+ * {@link BindingProvider#PASSWORD_PROPERTY}), extra headers
+ * ({@link MessageContext#HTTP_REQUEST_HEADERS}) and the guard
+ * ({@link GuardFeature#REQUEST_PROPERTY}, else the port's), read once per call.
  */
 record RequestOptions(String soapAction, Duration timeout, String user, String password,
-    Map<String, List<String>> headers) {
+    Map<String, List<String>> headers, MessageGuard guard) {
 
-  static RequestOptions of(Map<String, Object> context, String soapAction) {
+  static RequestOptions of(Map<String, Object> context, String soapAction,
+      MessageGuard portGuard) {
     Object user = context.get(BindingProvider.USERNAME_PROPERTY);
     Object password = context.get(BindingProvider.PASSWORD_PROPERTY);
     Map<String, List<String>> headers = headers(context.get(MessageContext.HTTP_REQUEST_HEADERS));
     return new RequestOptions(soapAction, Clients.receiveTimeout(context),
         user == null ? null : user.toString(), password == null ? "" : password.toString(),
-        headers);
+        headers, guard(context.get(GuardFeature.REQUEST_PROPERTY), portGuard));
+  }
+
+  private static MessageGuard guard(Object o, MessageGuard portGuard) {
+    if (o == null) {
+      return portGuard;
+    }
+    if (o instanceof MessageGuard g) {
+      return g;
+    }
+    throw new WebServiceException(GuardFeature.REQUEST_PROPERTY + " must be a MessageGuard,"
+        + " got " + o.getClass().getName());
   }
 
   @SuppressWarnings("unchecked")
@@ -44,7 +59,7 @@ record RequestOptions(String soapAction, Duration timeout, String user, String p
   SoapRequest request(URI uri, Payload payload) {
     try {
       SoapRequest.Builder b = SoapRequest.builder(uri, payload).soapAction(soapAction)
-          .timeout(timeout).headers(headers);
+          .timeout(timeout).headers(headers).guard(guard);
       if (user != null) {
         b.basicAuth(user, password);
       }

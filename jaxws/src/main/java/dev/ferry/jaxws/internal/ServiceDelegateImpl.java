@@ -11,9 +11,9 @@ import jakarta.xml.ws.WebServiceException;
 import jakarta.xml.ws.WebServiceFeature;
 import jakarta.xml.ws.handler.HandlerResolver;
 import jakarta.xml.ws.handler.PortInfo;
-import jakarta.xml.ws.soap.MTOMFeature;
 import jakarta.xml.ws.soap.SOAPBinding;
 import java.net.URL;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,6 +41,7 @@ public final class ServiceDelegateImpl extends jakarta.xml.ws.spi.ServiceDelegat
   private final URL wsdl;
   private final QName serviceName;
   private final Map<QName, WsdlPorts.Port> ports;
+  private final WebServiceFeature[] serviceFeatures;
   private HandlerResolver handlerResolver;
   private Executor executor;
 
@@ -48,6 +49,7 @@ public final class ServiceDelegateImpl extends jakarta.xml.ws.spi.ServiceDelegat
       WebServiceFeature... features) {
     this.wsdl = wsdl;
     this.serviceName = serviceName;
+    this.serviceFeatures = features.clone();
     this.ports = wsdl == null ? new LinkedHashMap<>()
         : new LinkedHashMap<>(WsdlPorts.read(wsdl, serviceName, SoapCodec.create()));
     if (wsdl != null && ports.isEmpty()) {
@@ -121,16 +123,12 @@ public final class ServiceDelegateImpl extends jakarta.xml.ws.spi.ServiceDelegat
     return bt != null && !bt.value().isEmpty() ? bt.value() : SOAPBinding.SOAP11HTTP_BINDING;
   }
 
-  private static SoapBindingImpl binding(String bindingId, WebServiceFeature[] features) {
-    boolean mtom = false;
-    int threshold = 0;
-    for (WebServiceFeature f : features) {
-      if (f instanceof MTOMFeature m) {
-        mtom = m.isEnabled();
-        threshold = m.getThreshold();
-      }
-    }
-    return new SoapBindingImpl(bindingId, mtom, threshold);
+  /** A port's binding: the service's features, then the port's own (which win). */
+  private SoapBindingImpl binding(String bindingId, WebServiceFeature[] features) {
+    WebServiceFeature[] all = Arrays.copyOf(serviceFeatures,
+        serviceFeatures.length + features.length);
+    System.arraycopy(features, 0, all, serviceFeatures.length, features.length);
+    return SoapBindingImpl.of(bindingId, false, 0, all);
   }
 
   @SuppressWarnings("rawtypes")

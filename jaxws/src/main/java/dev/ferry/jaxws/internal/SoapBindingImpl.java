@@ -1,5 +1,7 @@
 package dev.ferry.jaxws.internal;
 
+import dev.ferry.jaxws.GuardFeature;
+import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.SoapVersion;
 import dev.ferry.xop.MtomPolicy;
 import jakarta.xml.soap.MessageFactory;
@@ -7,16 +9,18 @@ import jakarta.xml.soap.SOAPConstants;
 import jakarta.xml.soap.SOAPException;
 import jakarta.xml.soap.SOAPFactory;
 import jakarta.xml.ws.WebServiceException;
+import jakarta.xml.ws.WebServiceFeature;
 import jakarta.xml.ws.handler.Handler;
+import jakarta.xml.ws.soap.MTOMFeature;
 import jakarta.xml.ws.soap.SOAPBinding;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The SOAP binding of an endpoint or a port: its SOAP version, MTOM setting and handler chain.
- * The chain and the setting may be changed (as JAX-WS allows); each call reads them once, at
- * its start.
+ * The SOAP binding of an endpoint or a port: its SOAP version, MTOM setting, handler chain and
+ * guard ({@link GuardFeature}). The chain and the MTOM setting may be changed (as JAX-WS
+ * allows); each call reads them once, at its start.
  */
 public final class SoapBindingImpl implements SOAPBinding {
   private final String bindingId;
@@ -26,13 +30,34 @@ public final class SoapBindingImpl implements SOAPBinding {
   private volatile Set<String> roles = Set.of();
   private volatile boolean mtom;
   private volatile int thresholdBytes;
+  private final MessageGuard guard;
 
-  public SoapBindingImpl(String bindingId, boolean mtom, int thresholdBytes) {
+  private SoapBindingImpl(String bindingId, boolean mtom, int thresholdBytes,
+      MessageGuard guard) {
     String id = bindingId == null ? SOAP11HTTP_BINDING : bindingId;
     this.version = versionOf(id);
     this.bindingId = id;
     this.mtom = mtom || id.equals(SOAP11HTTP_MTOM_BINDING) || id.equals(SOAP12HTTP_MTOM_BINDING);
     this.thresholdBytes = thresholdBytes;
+    this.guard = guard;
+  }
+
+  /**
+   * The binding {@code bindingId} names, with MTOM as {@code mtom} and {@code thresholdBytes}
+   * say unless a feature says otherwise; of several features of one kind, the last counts.
+   */
+  public static SoapBindingImpl of(String bindingId, boolean mtom, int thresholdBytes,
+      WebServiceFeature... features) {
+    MessageGuard guard = null;
+    for (WebServiceFeature f : features) {
+      if (f instanceof MTOMFeature m) {
+        mtom = m.isEnabled();
+        thresholdBytes = m.getThreshold();
+      } else if (f instanceof GuardFeature g) {
+        guard = g.isEnabled() ? g.guard() : null;
+      }
+    }
+    return new SoapBindingImpl(bindingId, mtom, thresholdBytes, guard);
   }
 
   /** The SOAP version a binding ID names; the XML/HTTP binding is not supported. */
@@ -53,6 +78,11 @@ public final class SoapBindingImpl implements SOAPBinding {
   /** The MTOM policy of messages this binding sends. */
   public MtomPolicy policy() {
     return mtom ? MtomPolicy.threshold(thresholdBytes) : MtomPolicy.NEVER;
+  }
+
+  /** The guard messages pass (such as WS-Security), or null. */
+  public MessageGuard guard() {
+    return guard;
   }
 
   public void setThreshold(int bytes) {
