@@ -23,8 +23,11 @@ import jakarta.xml.ws.BindingProvider;
 import jakarta.xml.ws.Dispatch;
 import jakarta.xml.ws.Endpoint;
 import jakarta.xml.ws.Holder;
+import jakarta.xml.ws.Provider;
 import jakarta.xml.ws.Service;
+import jakarta.xml.ws.ServiceMode;
 import jakarta.xml.ws.WebServiceContext;
+import jakarta.xml.ws.WebServiceProvider;
 import jakarta.xml.ws.handler.MessageContext;
 import jakarta.xml.ws.handler.soap.SOAPHandler;
 import jakarta.xml.ws.handler.soap.SOAPMessageContext;
@@ -63,6 +66,7 @@ class GuardFeatureTest {
   private static final BodyNoter NOTER = new BodyNoter();
   private static Endpoint endpoint;
   private static URL wsdl;
+  private static WsSecurity serverGuard;
 
   /** The echo, noting who the context says called. */
   @WebService(serviceName = "TestMtomService", portName = "TestMtomPort",
@@ -127,6 +131,7 @@ class GuardFeatureTest {
         .build();
     endpoint = Endpoint.create(ECHO, new GuardFeature(security));
     // end::guard-endpoint[]
+    serverGuard = security;
     endpoint.getBinding().setHandlerChain(List.of(NOTER));
     String address = Ports.url("/secured");
     endpoint.publish(address);
@@ -223,6 +228,48 @@ class GuardFeatureTest {
     assertThat(reply.getSOAPBody().getElementsByTagNameNS(MtomEchoPort.TYPES, "name").item(0)
         .getTextContent()).isEqualTo("by SAAJ");
     assertThat(ECHO.caller).isEqualTo("alice");
+  }
+
+  /** A SAAJ provider: tells which Body element it was given, and by whom. */
+  @WebServiceProvider(serviceName = "SaajService", portName = "SaajPort",
+      targetNamespace = "urn:saaj")
+  @ServiceMode(Service.Mode.MESSAGE)
+  public static class SaajEcho implements Provider<SOAPMessage> {
+    @Resource
+    private WebServiceContext context;
+
+    @Override
+    public SOAPMessage invoke(SOAPMessage request) {
+      try {
+        SOAPMessage reply = MessageFactory.newInstance().createMessage();
+        reply.getSOAPBody().addChildElement("saw", "s", "urn:saaj").addTextNode(
+            request.getSOAPBody().getFirstChild().getLocalName() + " from "
+            + context.getUserPrincipal().getName());
+        return reply;
+      } catch (SOAPException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  @Test
+  void aSaajProviderIsGuardedLikeAnImplementation() throws Exception {
+    Endpoint provider = Endpoint.create(new SaajEcho(), new GuardFeature(serverGuard));
+    String address = Ports.url("/saaj");
+    provider.publish(address);
+    try {
+      QName port = new QName("urn:saaj", "SaajPort");
+      Service service = Service.create(new QName("urn:saaj", "SaajService"));
+      service.addPort(port, jakarta.xml.ws.soap.SOAPBinding.SOAP11HTTP_BINDING, address);
+      Dispatch<SOAPMessage> dispatch = service.createDispatch(port, SOAPMessage.class,
+          Service.Mode.MESSAGE, new GuardFeature(client("wonderland", REPLY)));
+      SOAPMessage request = MessageFactory.newInstance().createMessage();
+      request.getSOAPBody().addChildElement("hello", "s", "urn:saaj");
+      SOAPMessage reply = dispatch.invoke(request);
+      assertThat(reply.getSOAPBody().getTextContent()).isEqualTo("hello from alice");
+    } finally {
+      provider.stop();
+    }
   }
 
   @Test
