@@ -30,6 +30,7 @@ import javax.xml.namespace.QName;
  *     signHeaders: ["{http://www.w3.org/2005/08/addressing}To"]
  *     encryptBody: true
  *     allowWeakAlgorithms: false
+ *     validateSchema: true    # false for encrypted messages from Metro
  *   outbound:                 # what a sent message gets (same keys)
  *     timestamp: 5m
  *     signBody: true
@@ -54,7 +55,7 @@ public final class WsSecurityConfig implements MessageGuardFactory {
       "userPassword", "recipient");
   private static final Set<String> POLICY_KEYS = Set.of("usernameToken", "timestamp",
       "clockSkew", "signBody", "signTimestamp", "signHeaders", "encryptBody",
-      "allowWeakAlgorithms");
+      "allowWeakAlgorithms", "validateSchema");
 
   /** Made by the service loader. */
   public WsSecurityConfig() {}
@@ -144,6 +145,9 @@ public final class WsSecurityConfig implements MessageGuardFactory {
       b.encryptBody();
     }
     b.allowWeakAlgorithms(flag(m, "allowWeakAlgorithms", where));
+    if (m.get("validateSchema") != null) {
+      b.validateSchema(flag(m, "validateSchema", where));
+    }
     Object headers = m.get("signHeaders");
     if (headers != null) {
       if (!(headers instanceof List<?> list)) {

@@ -22,7 +22,7 @@ import java.util.function.Function;
  *   <li>{@link Builder#trust}: the certificates a signer's certificate must chain to, and
  *       {@link Builder#revoked} CRLs of certificates no longer accepted;</li>
  *   <li>{@link Builder#recipient}: the certificate of the peer outgoing Bodies are encrypted
- *       for.</li>
+ *       for, which is trusted as a signer too.</li>
  * </ul>
  */
 public final class WsSecurityCredentials {
@@ -133,7 +133,11 @@ public final class WsSecurityCredentials {
       return this;
     }
 
-    /** The certificate outgoing Bodies are encrypted for. */
+    /**
+     * The certificate outgoing Bodies are encrypted for: the peer's. It is trusted as a signer
+     * too, and found when a signature names it by issuer and serial number without carrying it
+     * (as Metro's replies do under a policy whose recipient token is never sent).
+     */
     public Builder recipient(X509Certificate recipient) {
       this.recipient = recipient;
       return this;

@@ -57,6 +57,7 @@ public final class WsSecurityPolicy {
   private final String keyTransport;
   private final String contentEncryption;
   private final boolean allowWeakAlgorithms;
+  private final boolean validateSchema;
 
   private WsSecurityPolicy(Builder b) {
     this.usernameToken = b.usernameToken;
@@ -71,6 +72,7 @@ public final class WsSecurityPolicy {
     this.keyTransport = b.keyTransport;
     this.contentEncryption = b.contentEncryption;
     this.allowWeakAlgorithms = b.allowWeakAlgorithms;
+    this.validateSchema = b.validateSchema;
   }
 
   public static Builder builder() {
@@ -136,6 +138,11 @@ public final class WsSecurityPolicy {
     return allowWeakAlgorithms;
   }
 
+  /** Whether a received security header is checked against the WS-Security schemas. */
+  public boolean validateSchema() {
+    return validateSchema;
+  }
+
   /** Whether this policy adds or requires nothing. */
   public boolean isEmpty() {
     return usernameToken == null && timestampTtl == null && !signs() && !encryptBody;
@@ -162,6 +169,7 @@ public final class WsSecurityPolicy {
     private String keyTransport = RSA_OAEP;
     private String contentEncryption = AES256_GCM;
     private boolean allowWeakAlgorithms;
+    private boolean validateSchema = true;
 
     private Builder() {}
 
@@ -237,6 +245,19 @@ public final class WsSecurityPolicy {
     /** Lets SHA-1, RSA PKCS#1 v1.5 key transport and 3DES in (inbound; default: refused). */
     public Builder allowWeakAlgorithms(boolean allow) {
       this.allowWeakAlgorithms = allow;
+      return this;
+    }
+
+    /**
+     * Whether a received security header must be valid by the WS-Security and XML Signature
+     * schemas (inbound; default: it must). WSS4J checks it so, element by element, before it
+     * processes it; its DOM implementation (CXF's default) does not. Metro 4 writes an
+     * {@code xsi:type} the schema does not know on the {@code ds:KeyInfo} of each
+     * {@code xenc:EncryptedKey}, so encrypted messages from Metro need this off. Every
+     * signature, digest, token and algorithm is checked either way.
+     */
+    public Builder validateSchema(boolean validate) {
+      this.validateSchema = validate;
       return this;
     }
 

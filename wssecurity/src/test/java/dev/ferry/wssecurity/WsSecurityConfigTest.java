@@ -37,7 +37,15 @@ class WsSecurityConfigTest {
     assertThat(in.clockSkew()).isEqualTo(Duration.ofMillis(500));
     assertThat(in.signBody()).isTrue();
     assertThat(in.signedHeaders()).extracting(Object::toString).containsExactly("{urn:a}B");
+    assertThat(in.validateSchema()).as("by default").isTrue();
     assertThat(s.outboundPolicy().isEmpty()).isTrue();
+  }
+
+  @Test
+  void theSchemaCheckCanBeTurnedOffForMetrosMessages() throws Exception {
+    WsSecurity s = (WsSecurity) factory().create(Map.of("inbound", Map.of("timestamp", "5m",
+        "validateSchema", false)), dir);
+    assertThat(s.inboundPolicy().validateSchema()).isFalse();
   }
 
   @Test

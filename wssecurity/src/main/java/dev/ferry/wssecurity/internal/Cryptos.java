@@ -39,13 +39,19 @@ public final class Cryptos {
     return m;
   }
 
-  /** A crypto trusting {@code anchors}, and refusing what {@code crls} revoke. */
-  public static Merlin trusting(List<X509Certificate> anchors, List<X509CRL> crls)
-      throws IOException {
+  /**
+   * A crypto trusting {@code anchors} and the {@code peer}'s own certificate (null: none), and
+   * refusing what {@code crls} revoke.
+   */
+  public static Merlin trusting(List<X509Certificate> anchors, X509Certificate peer,
+      List<X509CRL> crls) throws IOException {
     KeyStore ts = empty();
     try {
       for (int i = 0; i < anchors.size(); i++) {
         ts.setCertificateEntry("anchor-" + i, anchors.get(i));
+      }
+      if (peer != null) {
+        ts.setCertificateEntry(RECIPIENT, peer);
       }
       Merlin m = new Merlin();
       m.setTrustStore(ts);

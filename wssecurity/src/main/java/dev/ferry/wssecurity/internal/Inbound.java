@@ -75,7 +75,8 @@ public final class Inbound {
     }
     if (c.trust() != null && !c.trust().isJdkDefault()) {
       List<X509Certificate> anchors = c.trust().load();
-      p.setSignatureVerificationCrypto(Cryptos.trusting(anchors, c.revoked()));
+      p.setSignatureVerificationCrypto(Cryptos.trusting(anchors, c.recipient(),
+          c.revoked()));
       p.setEnableRevocation(!c.revoked().isEmpty());
     } else if (policy.signs()) {
       throw new IllegalStateException("an inbound policy that requires signatures needs the"
@@ -90,6 +91,7 @@ public final class Inbound {
     p.setUtTTL(ttl);
     p.setUtFutureTTL(skew);
     p.setAllowRSA15KeyTransportAlgorithm(policy.allowWeakAlgorithms());
+    p.setDisableSchemaValidation(!policy.validateSchema());
     // the Basic Security Profile (2006) lists SHA-1 signature methods only; ECDSA and the RSA
     // SHA-2 ones are let in here, and what is too weak is this class's own check
     p.addIgnoreBSPRule(org.apache.wss4j.common.bsp.BSPRule.R5421);
