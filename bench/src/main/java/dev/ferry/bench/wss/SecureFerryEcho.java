@@ -28,9 +28,10 @@ final class SecureFerryEcho implements AutoCloseable {
   private final MtomPolicy mtom;
   private final WsSecurity clientSecurity;
 
-  SecureFerryEcho(String security, boolean mtom, String keyType) throws IOException {
-    WsSecurityPolicy request = policy(security, true);
-    WsSecurityPolicy reply = policy(security, false);
+  SecureFerryEcho(String security, boolean mtom, String keyType, boolean validateSchema)
+      throws IOException {
+    WsSecurityPolicy request = policy(security, true, validateSchema);
+    WsSecurityPolicy reply = policy(security, false, validateSchema);
     Dispatcher.Builder d = Dispatcher.builder().element(EchoService.REQUEST, EchoService::echo);
     if (request != null) {
       d.guard(WsSecurity.builder().inbound(request).outbound(reply)
@@ -46,12 +47,16 @@ final class SecureFerryEcho implements AutoCloseable {
     this.mtom = mtom ? MtomPolicy.ALWAYS : MtomPolicy.NEVER;
   }
 
-  /** The policy of the request ({@code request}) or the reply for a benchmark's name. */
-  static WsSecurityPolicy policy(String security, boolean request) {
+  /**
+   * The policy of the request ({@code request}) or the reply for a benchmark's name, received
+   * headers checked against the schema or not.
+   */
+  static WsSecurityPolicy policy(String security, boolean request, boolean validateSchema) {
     return switch (security) {
       case "none" -> null;
-      case "usernameToken" -> request ? WssKeys.USERNAME_TOKEN : WsSecurityPolicy.NONE;
-      case "signed" -> WssKeys.SIGNED;
+      case "usernameToken" -> request ? WssKeys.usernameToken(validateSchema)
+          : WsSecurityPolicy.NONE;
+      case "signed" -> WssKeys.signed(validateSchema);
       default -> throw new IllegalArgumentException("no such security: " + security);
     };
   }

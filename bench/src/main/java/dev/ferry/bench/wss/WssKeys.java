@@ -31,13 +31,23 @@ final class WssKeys {
   }
 
   /** A digest UsernameToken and a Timestamp on the request; nothing on the reply. */
-  static final WsSecurityPolicy USERNAME_TOKEN = WsSecurityPolicy.builder()
-      .usernameToken(WsSecurityPolicy.Password.DIGEST).timestamp(Duration.ofMinutes(5)).build();
+  static final WsSecurityPolicy USERNAME_TOKEN = usernameToken(true);
   /** A Timestamp, and the Body and Timestamp signed; both ways. */
-  static final WsSecurityPolicy SIGNED = WsSecurityPolicy.builder()
-      .timestamp(Duration.ofMinutes(5)).signBody().signTimestamp().build();
+  static final WsSecurityPolicy SIGNED = signed(true);
 
   private WssKeys() {}
+
+  /** {@link #USERNAME_TOKEN}, its received headers checked against the schema or not. */
+  static WsSecurityPolicy usernameToken(boolean validateSchema) {
+    return WsSecurityPolicy.builder().usernameToken(WsSecurityPolicy.Password.DIGEST)
+        .timestamp(Duration.ofMinutes(5)).validateSchema(validateSchema).build();
+  }
+
+  /** {@link #SIGNED}, its received headers checked against the schema or not. */
+  static WsSecurityPolicy signed(boolean validateSchema) {
+    return WsSecurityPolicy.builder().timestamp(Duration.ofMinutes(5)).signBody()
+        .signTimestamp().validateSchema(validateSchema).build();
+  }
 
   /** The client's credentials: its user, its RSA key, the CA. */
   static WsSecurityCredentials client() {

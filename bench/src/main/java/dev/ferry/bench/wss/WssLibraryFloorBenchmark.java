@@ -152,8 +152,8 @@ public class WssLibraryFloorBenchmark {
       staxIn = WSSec.getInboundWSSec(staxIn(), false, true);
     }
     if (api.equals("ferry")) {
-      WsSecurityPolicy request = SecureFerryEcho.policy(security, true);
-      WsSecurityPolicy reply = SecureFerryEcho.policy(security, false);
+      WsSecurityPolicy request = SecureFerryEcho.policy(security, true, true);
+      WsSecurityPolicy reply = SecureFerryEcho.policy(security, false, true);
       ferryClient = WsSecurity.builder().outbound(request).inbound(reply)
           .credentials(WssKeys.client(keyType)).replayEntries(2_000_000).build();
       ferryService = WsSecurity.builder().inbound(request).outbound(reply)
