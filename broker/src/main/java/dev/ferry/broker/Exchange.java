@@ -709,9 +709,9 @@ final class Exchange implements ReplyHandler.Listener {
       return;
     }
     backendDone();
+    ChannelFuture written = ctx.writeAndFlush(new DefaultLastHttpContent(bytes.retain()));
     finish(replyHead.status().code(), null);
-    ctx.writeAndFlush(new DefaultLastHttpContent(bytes.retain()))
-        .addListener(f -> replied(f.isSuccess()));
+    written.addListener(f -> replied(f.isSuccess()));
   }
 
   /** The caller can take more: the backend may send on (not while the answer waits). */
@@ -877,8 +877,11 @@ final class Exchange implements ReplyHandler.Listener {
   private void respond(FullHttpResponse out, int status, String why) {
     answered = true;
     connectionHeader(out);
+    // counted and logged once the answer is on its way, not on the caller's wait; the next
+    // exchange starts after that (its listener is added after)
+    ChannelFuture written = ctx.writeAndFlush(out);
     finish(status, why);
-    ctx.writeAndFlush(out).addListener(f -> replied(f.isSuccess()));
+    written.addListener(f -> replied(f.isSuccess()));
   }
 
   /** The answer is out: the connection takes the next request, or closes. */
