@@ -25,6 +25,7 @@ import jakarta.xml.ws.BindingProvider;
 import jakarta.xml.ws.Endpoint;
 import jakarta.xml.ws.Holder;
 import jakarta.xml.ws.Service;
+import jakarta.xml.ws.WebServiceFeature;
 import jakarta.xml.ws.soap.SOAPFaultException;
 import java.time.Duration;
 import org.apache.cxf.Bus;
@@ -121,6 +122,16 @@ class WsSecurityInteropTest {
     assertThat(Blobs.read(data.value)).isEqualTo("signed, sealed".getBytes());
   }
 
+  /** Ferry's JAX-WS port of the echo contract, calling {@code uri}. */
+  private static TestMtomPort ferryPort(java.net.URI uri, WebServiceFeature... features)
+      throws java.net.MalformedURLException {
+    TestMtomPort port = Service.create(new java.net.URL(CxfPeer.wsdlUrl()),
+        EchoContract.SERVICE).getPort(EchoContract.PORT, TestMtomPort.class, features);
+    ((BindingProvider) port).getRequestContext().put(
+        BindingProvider.ENDPOINT_ADDRESS_PROPERTY, uri.toString());
+    return port;
+  }
+
   private static java.net.URI loopback() {
     return java.net.URI.create("http://127.0.0.1:" + JaxWsStack.freePort() + "/echo");
   }
@@ -182,17 +193,9 @@ class WsSecurityInteropTest {
     java.net.URI uri = loopback();
     org.apache.cxf.endpoint.Server cxf = cxfService(uri);
     try {
-      TestMtomPort port = Service.create(new java.net.URL(CxfPeer.wsdlUrl()),
-          EchoContract.SERVICE).getPort(EchoContract.PORT, TestMtomPort.class,
-              new GuardFeature(ferryClient()));
-      ((BindingProvider) port).getRequestContext().put(
-          BindingProvider.ENDPOINT_ADDRESS_PROPERTY, uri.toString());
-      assertEchoes(port, "from Ferry's port");
+      assertEchoes(ferryPort(uri, new GuardFeature(ferryClient())), "from Ferry's port");
       // a port without the guard: CXF's WSS4J refuses it
-      TestMtomPort plain = Service.create(new java.net.URL(CxfPeer.wsdlUrl()),
-          EchoContract.SERVICE).getPort(EchoContract.PORT, TestMtomPort.class);
-      ((BindingProvider) plain).getRequestContext().put(
-          BindingProvider.ENDPOINT_ADDRESS_PROPERTY, uri.toString());
+      TestMtomPort plain = ferryPort(uri);
       assertThatThrownBy(() -> assertEchoes(plain, "x")).isInstanceOf(SOAPFaultException.class);
     } finally {
       cxf.destroy();
