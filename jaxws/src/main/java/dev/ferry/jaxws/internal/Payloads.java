@@ -38,7 +38,12 @@ final class Payloads {
       public Payload withRootFilter(RootFilter filter) {
         try {
           MessageBuffer read = codec.read(bytes, MediaType.parse(contentType));
-          return closing(read.toMessage().toPayload().withRootFilter(filter), read);
+          try {
+            return closing(read.toMessage().toPayload().withRootFilter(filter), read);
+          } catch (RuntimeException e) {
+            read.close();
+            throw e;
+          }
         } catch (IOException e) {
           throw new WebServiceException("cannot read the message to secure it: "
               + e.getMessage(), e);
