@@ -122,19 +122,28 @@ class WsSecurityTest {
 
   @Test
   void theRecipientIsATrustedSignerAndOnlyItIsOfItsCa() throws IOException {
-    TestPki.Credential peer = TestPki.create("CN=Peer's own CA", TestPki.KeyType.RSA)
-        .issue("CN=peer,O=Elsewhere").keyType(TestPki.KeyType.RSA).make();
+    TestPki elsewhere = TestPki.create("CN=Peer's own CA", TestPki.KeyType.RSA);
+    TestPki.Credential peer = elsewhere.issue("CN=peer,O=Elsewhere")
+        .keyType(TestPki.KeyType.RSA).make();
+    TestPki.Credential other = elsewhere.issue("CN=other,O=Elsewhere")
+        .keyType(TestPki.KeyType.RSA).make();
     WsSecurityPolicy p = WsSecurityPolicy.builder().timestamp(Duration.ofMinutes(5))
         .signBody().build();
-    WsSecurity signer = WsSecurity.builder().outbound(p).credentials(WsSecurityCredentials
-        .builder().key(KeyMaterial.of(peer.key(), peer.chain())).build()).build();
-    Message m = wire(signer.protect(order(SoapVersion.SOAP_11, MtomPolicy.NEVER, null)));
-    assertThatThrownBy(() -> in(p).open(m)).as("a CA the receiver does not trust")
-        .isInstanceOf(FaultException.class);
+    assertThatThrownBy(() -> in(p).open(signedBy(peer, p))).as("a CA the receiver does not"
+        + " trust").isInstanceOf(FaultException.class);
     WsSecurity receiver = WsSecurity.builder().inbound(p).credentials(receiver()
         .recipient(peer.certificate()).build()).build();
-    Message again = wire(signer.protect(order(SoapVersion.SOAP_11, MtomPolicy.NEVER, null)));
-    assertThat(receiver.open(again).principal().getName()).isEqualTo("CN=peer,O=Elsewhere");
+    assertThat(receiver.open(signedBy(peer, p)).principal().getName())
+        .isEqualTo("CN=peer,O=Elsewhere");
+    assertThatThrownBy(() -> receiver.open(signedBy(other, p))).as("its CA is not trusted")
+        .isInstanceOf(FaultException.class);
+  }
+
+  private static Message signedBy(TestPki.Credential key, WsSecurityPolicy p)
+      throws IOException {
+    WsSecurity signer = WsSecurity.builder().outbound(p).credentials(WsSecurityCredentials
+        .builder().key(KeyMaterial.of(key.key(), key.chain())).build()).build();
+    return wire(signer.protect(order(SoapVersion.SOAP_11, MtomPolicy.NEVER, null)));
   }
 
   @Test
