@@ -20,6 +20,7 @@ import dev.ferry.wssecurity.WsSecurity;
 import dev.ferry.wssecurity.WsSecurityCredentials;
 import dev.ferry.wssecurity.WsSecurityPolicy;
 import dev.ferry.xop.MtomPolicy;
+import jakarta.xml.ws.BindingProvider;
 import jakarta.xml.ws.Dispatch;
 import jakarta.xml.ws.Endpoint;
 import jakarta.xml.ws.Provider;
@@ -43,6 +44,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.xml.namespace.QName;
 import javax.xml.transform.Source;
 import javax.xml.transform.TransformerFactory;
@@ -57,8 +59,8 @@ import org.w3c.dom.Document;
  * WS-Security between Ferry and Metro 4 (WSIT), Metro set up as its users do: a
  * WS-SecurityPolicy in the WSDL (an asymmetric binding of X.509 tokens, a Timestamp, the Body
  * signed and encrypted each way, Basic256Sha256 with RSA-SHA256 signatures) and its key stores
- * named in the policy. A Metro client calls a Ferry service, a Ferry client calls a Metro
- * service; keys and certificates are made here.
+ * named in the policy. A Metro client calls a Ferry service (also with a UsernameToken), a
+ * Ferry client calls a Metro service; keys and certificates are made here.
  */
 class MetroWsSecurityInteropTest {
   private static final String NS = "http://cxf.apache.org/mime";
@@ -113,11 +115,15 @@ class MetroWsSecurityInteropTest {
    * key is in {@code metro.p12} and whose trust in {@code metro-trust.p12}, written to a file.
    */
   private static Path wsdl(String side, URI address) throws IOException {
-    return wsdl(side, address, "metro.p12");
+    return wsdl(side, address, "metro.p12", "");
   }
 
-  /** As {@link #wsdl(String, URI)}, with Metro's key in {@code keyStore}. */
-  private static Path wsdl(String side, URI address, String keyStore) throws IOException {
+  /**
+   * As {@link #wsdl(String, URI)}, with Metro's key in {@code keyStore} and {@code tokens} (an
+   * assertion of supporting tokens, or nothing) in the policy.
+   */
+  private static Path wsdl(String side, URI address, String keyStore, String tokens)
+      throws IOException {
     String sc = "xmlns:sc=\"http://schemas.sun.com/2006/03/wss/" + side + "\""
         + " xmlns:wspp=\"http://java.sun.com/xml/ns/wsit/policy\" wspp:visibility=\"private\"";
     String stores = "<sc:KeyStore " + sc + " location=\"" + dir.resolve(keyStore)
@@ -130,8 +136,8 @@ class MetroWsSecurityInteropTest {
         "/secured-echo.wsdl")) {
       text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-    Path file = dir.resolve(side + "-" + keyStore + ".wsdl");
-    Files.writeString(file, text.replace("KEYSTORES", stores)
+    Path file = dir.resolve(side + "-" + keyStore + "-" + tokens.hashCode() + ".wsdl");
+    Files.writeString(file, text.replace("KEYSTORES", stores).replace("TOKENS", tokens)
         .replace("ADDRESS", address.toString()));
     return file;
   }
@@ -187,11 +193,60 @@ class MetroWsSecurityInteropTest {
       // the same client with a key of a CA Ferry does not trust is refused before the echo
       // (Metro reports Ferry's fault, which is not signed, as a failure to verify it)
       Dispatch<Source> stranger = Service.create(wsdl("client", server.uri("/echo"),
-          "stranger.p12").toUri().toURL(), SERVICE).createDispatch(PORT, Source.class,
+          "stranger.p12", "").toUri().toURL(), SERVICE).createDispatch(PORT, Source.class,
           Service.Mode.PAYLOAD);
       assertThatThrownBy(() -> stranger.invoke(new StreamSource(new StringReader(
           testMtom("x", blob))))).isInstanceOf(WebServiceException.class);
       assertThat(served).hasValue(1);
+    }
+  }
+
+  /** A UsernameToken (password as text) among the signed and encrypted supporting tokens. */
+  private static final String USERNAME_TOKEN = "<sp:SignedEncryptedSupportingTokens><wsp:Policy>"
+      + "<sp:UsernameToken sp:IncludeToken=\"http://docs.oasis-open.org/ws-sx/ws-securitypolicy"
+      + "/200702/IncludeToken/AlwaysToRecipient\"><wsp:Policy><sp:WssUsernameToken10/>"
+      + "</wsp:Policy></sp:UsernameToken></wsp:Policy></sp:SignedEncryptedSupportingTokens>";
+
+  @Test
+  void metroUsernameTokenToFerryService() throws Exception {
+    WsSecurityPolicy withToken = WsSecurityPolicy.builder()
+        .usernameToken(WsSecurityPolicy.Password.TEXT).timestamp(Duration.ofMinutes(5))
+        .signBody().signTimestamp().encryptBody()
+        .keyTransport(WsSecurityPolicy.RSA_OAEP_MGF1P).contentEncryption(AES256_CBC)
+        .validateSchema(false).build();
+    WsSecurity guard = WsSecurity.builder().inbound(withToken).outbound(POLICY)
+        .credentials(ferryCredentials().passwords(u -> u.equals("alice")
+            ? "wonderland".toCharArray() : null).build()).build();
+    AtomicReference<String> caller = new AtomicReference<>();
+    try (SoapServer server = SoapServer.builder().endpoint("/echo", Dispatcher.builder()
+        .guard(guard).fallback(new dev.ferry.server.Endpoint() {
+          @Override
+          public dev.ferry.soap.Payload handle(dev.ferry.soap.Message request) {
+            throw new AssertionError();
+          }
+
+          @Override
+          public dev.ferry.soap.Payload handle(dev.ferry.soap.Message request,
+              jakarta.servlet.http.HttpServletRequest http) throws Exception {
+            caller.set(http.getUserPrincipal().getName());
+            return EchoService.echo(request);
+          }
+        }).build()).build().start()) {
+      Dispatch<Source> dispatch = Service.create(wsdl("client", server.uri("/echo"),
+          "metro.p12", USERNAME_TOKEN).toUri().toURL(), SERVICE).createDispatch(PORT,
+          Source.class, Service.Mode.PAYLOAD);
+      dispatch.getRequestContext().put(BindingProvider.USERNAME_PROPERTY, "alice");
+      dispatch.getRequestContext().put(BindingProvider.PASSWORD_PROPERTY, "wonderland");
+      Document reply = dom(dispatch.invoke(new StreamSource(new StringReader(
+          testMtom("with a token", new byte[] {1, 2})))));
+      assertThat(text(reply, "name")).isEqualTo("with a token");
+      assertThat(caller.get()).isEqualTo("alice");
+      // the wrong password is refused
+      dispatch.getRequestContext().put(BindingProvider.PASSWORD_PROPERTY, "looking-glass");
+      caller.set(null);
+      assertThatThrownBy(() -> dispatch.invoke(new StreamSource(new StringReader(
+          testMtom("x", new byte[] {3}))))).isInstanceOf(WebServiceException.class);
+      assertThat(caller.get()).isNull();
     }
   }
 
