@@ -50,7 +50,7 @@ public final class XopCodec {
     rootBudget = new RootBudget(limits.maxHeldRootBytes());
     inputFactory = XmlFactories.input(limits.xml());
     smallInputFactory = XmlFactories.input(limits.xml(), SMALL_XML_BYTES);
-    outputFactory = (XMLOutputFactory2) XmlFactories.output();
+    outputFactory = XmlFactories.output();
   }
 
   /** Returns a codec with default limits and strict rules. */

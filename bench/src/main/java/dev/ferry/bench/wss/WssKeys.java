@@ -30,14 +30,15 @@ final class WssKeys {
     return type.equals("EC") ? EC_SERVICE : SERVICE;
   }
 
-  /** A digest UsernameToken and a Timestamp on the request; nothing on the reply. */
-  static final WsSecurityPolicy USERNAME_TOKEN = usernameToken(true);
   /** A Timestamp, and the Body and Timestamp signed; both ways. */
   static final WsSecurityPolicy SIGNED = signed(true);
 
   private WssKeys() {}
 
-  /** {@link #USERNAME_TOKEN}, its received headers checked against the schema or not. */
+  /**
+   * A digest UsernameToken and a Timestamp on the request (nothing on the reply), received
+   * headers checked against the schema or not.
+   */
   static WsSecurityPolicy usernameToken(boolean validateSchema) {
     return WsSecurityPolicy.builder().usernameToken(WsSecurityPolicy.Password.DIGEST)
         .timestamp(Duration.ofMinutes(5)).validateSchema(validateSchema).build();

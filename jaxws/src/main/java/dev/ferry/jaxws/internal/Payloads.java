@@ -2,7 +2,6 @@ package dev.ferry.jaxws.internal;
 
 import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.ByteStringBuilder;
-import dev.ferry.mime.MediaType;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
@@ -14,30 +13,34 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
 
-/** Payloads of bytes already made: a SAAJ message written out, an envelope a Source gave. */
+/** Payloads of bytes already made (a SAAJ message written out), and one that closes after. */
 final class Payloads {
   private Payloads() {}
 
   /**
-   * {@code bytes} as a message of {@code contentType}; a guard's filter reads them with
-   * {@code codec} first (only then: without a guard they go out as they are).
+   * A SAAJ message as it goes on the wire: its bytes (attachments included), its type. A guard's
+   * filter reads them with {@code codec} first (only then: without a guard they go out as
+   * they are).
    */
-  static Payload of(String contentType, ByteString bytes, SoapCodec codec) {
+  static Payload of(SOAPMessage m, SoapCodec codec) throws IOException {
+    ByteStringBuilder out = new ByteStringBuilder(4096);
+    String type = write(m, out);
+    ByteString bytes = out.toByteString();
     return new Payload() {
       @Override
       public String contentType() {
-        return contentType;
+        return type;
       }
 
       @Override
-      public void writeTo(OutputStream out) throws IOException {
-        bytes.writeTo(out);
+      public void writeTo(OutputStream to) throws IOException {
+        bytes.writeTo(to);
       }
 
       @Override
       public Payload withRootFilter(RootFilter filter) {
         try {
-          MessageBuffer read = codec.read(bytes, MediaType.parse(contentType));
+          MessageBuffer read = codec.read(bytes.asInputStream(), type);
           try {
             return closing(read.toMessage().toPayload().withRootFilter(filter), read);
           } catch (RuntimeException e) {
@@ -50,13 +53,6 @@ final class Payloads {
         }
       }
     };
-  }
-
-  /** A SAAJ message as it goes on the wire: its bytes (attachments included), its type. */
-  static Payload of(SOAPMessage m, SoapCodec codec) throws IOException {
-    ByteStringBuilder bytes = new ByteStringBuilder(4096);
-    String type = write(m, bytes);
-    return of(type, bytes.toByteString(), codec);
   }
 
   /** {@code p}, closing {@code resource} once written. */

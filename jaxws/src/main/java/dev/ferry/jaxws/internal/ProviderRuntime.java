@@ -140,7 +140,6 @@ final class ProviderRuntime implements Endpoint {
   }
 
   private Payload envelope(ByteString xml) throws IOException {
-    Message m = codec.parse(xml).toMessage();
-    return Payloads.of(dev.ferry.soap.SoapBinding.contentType(m.version()), xml, codec);
+    return codec.parse(xml).toMessage().toPayload();
   }
 }

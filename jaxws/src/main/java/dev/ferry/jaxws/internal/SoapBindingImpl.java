@@ -54,7 +54,7 @@ public final class SoapBindingImpl implements SOAPBinding {
         mtom = m.isEnabled();
         thresholdBytes = m.getThreshold();
       } else if (f instanceof GuardFeature g) {
-        guard = g.isEnabled() ? g.guard() : null;
+        guard = g.guard();
       }
     }
     return new SoapBindingImpl(bindingId, mtom, thresholdBytes, guard);

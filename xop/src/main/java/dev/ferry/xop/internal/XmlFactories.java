@@ -6,6 +6,7 @@ import com.ctc.wstx.stax.WstxOutputFactory;
 import dev.ferry.xop.XmlLimits;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLOutputFactory;
+import org.codehaus.stax2.XMLOutputFactory2;
 
 /**
  * Builds the StAX factories Ferry uses: Woodstox, named directly (no service look-up, so the
@@ -51,8 +52,8 @@ public final class XmlFactories {
   }
 
   /** Returns an output factory that repairs no namespaces (callers declare what they use). */
-  public static XMLOutputFactory output() {
-    XMLOutputFactory f = new WstxOutputFactory();
+  public static XMLOutputFactory2 output() {
+    XMLOutputFactory2 f = new WstxOutputFactory();
     f.setProperty(XMLOutputFactory.IS_REPAIRING_NAMESPACES, false);
     return f;
   }
