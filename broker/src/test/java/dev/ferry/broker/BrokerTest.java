@@ -64,7 +64,7 @@ class BrokerTest {
 
   @ParameterizedTest(name = "{0} bytes, mtom={1}")
   @CsvSource({"0, true", "5000, false", "5000, true", "3000000, true", "3000000, false"})
-  void forwardsEchoesWhole(int size, boolean mtom) throws IOException {
+  void forwardsEchoesWhole(int size, boolean mtom) throws Exception {
     echoServer();
     broker("routes:\n  - path: /echo\n    to: " + server.uri("/echo") + "\n");
     ByteString blob = ByteString.of(Blobs.random(size, 7));
@@ -76,6 +76,7 @@ class BrokerTest {
       assertThat(echo.name()).isEqualTo("via broker");
       assertThat(echo.attachinfo()).isEqualTo(blob);
     }
+    Settled.await(broker);
     assertThat(broker.scrape()).contains("ferry_broker_requests_total");
   }
 

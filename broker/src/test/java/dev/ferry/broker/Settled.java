@@ -1,0 +1,24 @@
+package dev.ferry.broker;
+
+import java.time.Duration;
+
+/**
+ * The broker counts an exchange (metrics, access log, {@link Broker#inFlight()}) after it wrote
+ * the reply, so a caller may hold the reply before the count: a test reading the counts waits.
+ */
+final class Settled {
+  private static final Duration LIMIT = Duration.ofSeconds(10);
+
+  private Settled() {}
+
+  /** Waits until no exchange is in flight; fails the test if one still is after ten seconds. */
+  static void await(Broker broker) throws InterruptedException {
+    long deadline = System.nanoTime() + LIMIT.toNanos();
+    while (broker.inFlight() != 0) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(broker.inFlight() + " exchanges still in flight after " + LIMIT);
+      }
+      Thread.sleep(5);
+    }
+  }
+}
