@@ -41,6 +41,7 @@ suite_soap() {
 suite_broker() { # needs nginx
   jmh broker 'BrokerOverheadBenchmark' -p size=4096,32768,1048576,12582912 \
       -f 1 -wi 15 -w 3s -i 5 -r 3s
+  jmh broker-32k 'BrokerOverheadBenchmark' -p size=32768 -f 1 -wi 15 -w 3s -i 20 -r 3s
   java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 4096 1 20 > "$OUT/broker-cpu-4k.txt"
   java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 32768 1 20 > "$OUT/broker-cpu-32k.txt"
   java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 1048576 1 20 > "$OUT/broker-cpu-1m.txt"
