@@ -64,14 +64,14 @@ final class BrokerMetrics {
   /** Counts an exchange that ended; {@code route} is a route's name or {@link #NONE}. */
   void finished(String route, int status, long nanos, long bytesIn, long bytesOut,
       boolean started) {
-    if (started) {
-      inFlight.decrementAndGet();
-    }
     RouteMeters m = byRoute.getOrDefault(route, byRoute.get(NONE));
     m.requests(status).increment();
     m.latency.record(nanos, TimeUnit.NANOSECONDS);
     m.requestBytes.record(bytesIn);
     m.responseBytes.record(bytesOut);
+    if (started) {
+      inFlight.decrementAndGet(); // last: whoever sees it drop sees the exchange counted
+    }
   }
 
   /** One route's meters, registered once. */

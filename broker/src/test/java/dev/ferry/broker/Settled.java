@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * The broker counts an exchange (metrics, access log, {@link Broker#inFlight()}) after it wrote
- * the reply, so a caller may hold the reply before the count: a test reading the counts waits.
+ * the reply, so a caller may hold the reply before the count: a test reading the counts waits
+ * until nothing is in flight (the broker lowers that count last).
  */
 final class Settled {
   private static final Duration LIMIT = Duration.ofSeconds(10);
