@@ -69,6 +69,11 @@ public final class SoapCodec {
     return read(in, contentType, -1);
   }
 
+  /** As {@link #read(ByteString, MediaType)}, with the Content-Type as written. */
+  public MessageBuffer read(ByteString message, String contentType) throws IOException {
+    return read(message, xop.contentType(contentType));
+  }
+
   /**
    * Reads a message held whole (such as an HTTP body received into one array): a plain
    * envelope is indexed where it is, not copied.

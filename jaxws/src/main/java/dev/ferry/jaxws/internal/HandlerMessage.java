@@ -53,8 +53,7 @@ final class HandlerMessage implements Closeable {
   static HandlerMessage of(Payload payload, SoapCodec codec) throws IOException {
     ByteStringBuilder bytes = new ByteStringBuilder(4096);
     payload.writeTo(bytes.asOutputStream());
-    MessageBuffer buffer = codec.read(bytes.toByteString().asInputStream(),
-        payload.contentType());
+    MessageBuffer buffer = codec.read(bytes.toByteString(), payload.contentType());
     HandlerMessage m = new HandlerMessage(buffer.toMessage(), codec);
     m.owned.add(buffer);
     return m;
@@ -157,7 +156,7 @@ final class HandlerMessage implements Closeable {
   private Message fromSaaj(SOAPMessage m) throws IOException {
     ByteStringBuilder bytes = new ByteStringBuilder(4096);
     String type = Payloads.write(m, bytes);
-    MessageBuffer buffer = codec.read(bytes.toByteString().asInputStream(),
+    MessageBuffer buffer = codec.read(bytes.toByteString(),
         type == null ? version.mediaType() : type);
     owned.add(buffer);
     return buffer.toMessage();

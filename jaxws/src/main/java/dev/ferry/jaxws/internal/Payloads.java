@@ -40,7 +40,7 @@ final class Payloads {
       @Override
       public Payload withRootFilter(RootFilter filter) {
         try {
-          MessageBuffer read = codec.read(bytes.asInputStream(), type);
+          MessageBuffer read = codec.read(bytes, type);
           try {
             return closing(read.toMessage().toPayload().withRootFilter(filter), read);
           } catch (RuntimeException e) {
