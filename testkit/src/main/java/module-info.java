@@ -2,6 +2,7 @@
 module dev.ferry.testkit {
   requires transitive org.junit.jupiter.api;
   requires transitive org.junit.jupiter.params;
+  requires transitive java.xml;
   requires jdk.management;
   requires org.bouncycastle.provider;
   requires org.bouncycastle.pkix;

@@ -1,8 +1,10 @@
 package dev.ferry.server;
 
 import dev.ferry.soap.Addressing;
+import dev.ferry.soap.Fault;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageGuard;
+import dev.ferry.soap.SoapVersion;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -13,12 +15,20 @@ import javax.xml.namespace.QName;
  * Chooses the {@link Endpoint} for a request: by WS-Addressing Action, else by SOAPAction (the
  * HTTP header of SOAP 1.1 or the {@code action} parameter of SOAP 1.2), else by the name of the
  * Body's first element, else the fallback. The body is only looked at when the actions did not
- * decide, and then only up to its first element. Immutable and thread-safe.
+ * decide, and then only up to its first element.
+ *
+ * <p>A request whose Body a signature covers is dispatched on what was signed: by its wsa:Action
+ * if the signature covers that too, else by its Body's first element, and an unsigned action
+ * (wsa:Action or SOAPAction) that names another endpoint than the Body does, or names one where
+ * the Body names none or several, is refused; so a signed Body cannot be sent to an operation
+ * its signer did not mean. Operations that the Body does not tell apart (an empty Body, one
+ * element for several operations) then need wsa:Action signed. Immutable and thread-safe.
  */
 public final class Dispatcher {
   private final Map<String, Endpoint> byAction;
   private final Map<String, Endpoint> bySoapAction;
   private final Map<QName, Endpoint> byElement;
+  private final Set<QName> sharedElements; // elements of more than one endpoint
   private final Endpoint fallback;
   private final Set<QName> understood;
   private final String wsdl;
@@ -28,6 +38,7 @@ public final class Dispatcher {
     this.byAction = Map.copyOf(b.byAction);
     this.bySoapAction = Map.copyOf(b.bySoapAction);
     this.byElement = Map.copyOf(b.byElement);
+    this.sharedElements = Set.copyOf(b.sharedElements);
     this.fallback = b.fallback;
     this.understood = new java.util.HashSet<>(b.understood);
     this.wsdl = b.wsdl;
@@ -59,6 +70,42 @@ public final class Dispatcher {
     return e != null ? e : fallback;
   }
 
+  /**
+   * Returns the endpoint for {@code request} as its guard opened it: when a signature covers the
+   * Body, chosen by what was signed (see the class's description).
+   *
+   * @param soapAction the SOAPAction value without quotes, or null
+   * @param opened what the guard found, or null for a request no guard opened
+   * @throws SoapFaultException with a Sender fault if an unsigned action would choose the
+   *     endpoint of a signed request
+   */
+  public Endpoint select(Message request, String soapAction, MessageGuard.Opened opened)
+      throws SoapFaultException {
+    if (opened == null || !opened.bodyProtected()) {
+      return select(request, soapAction);
+    }
+    String action = request.addressing().action();
+    if (action != null && opened.protectedHeaders().contains(Addressing.ACTION)
+        && byAction.containsKey(action)) {
+      return byAction.get(action); // the signer chose it
+    }
+    Endpoint named = action == null ? null : byAction.get(action);
+    if (named == null && soapAction != null && !soapAction.isEmpty()) {
+      named = bySoapAction.get(soapAction);
+    }
+    QName element = request.buffer().bodyElement();
+    Endpoint signed = element == null || sharedElements.contains(element) ? null
+        : byElement.get(element);
+    if (named != null && named != signed) {
+      SoapVersion v = request.version();
+      throw new SoapFaultException(Fault.of(v, v.senderFaultCode(), "the request's action"
+          + " names an operation that its signed Body does not ("
+          + (element == null ? "an empty Body" : "Body element " + element) + "): sign"
+          + " wsa:Action, or send the action of the Body's operation"));
+    }
+    return signed != null ? signed : fallback;
+  }
+
   /** Returns the header blocks the endpoints (and the guard) process (for mustUnderstand). */
   public Set<QName> understood() {
     return java.util.Collections.unmodifiableSet(understood);
@@ -79,6 +126,7 @@ public final class Dispatcher {
     private final Map<String, Endpoint> byAction = new HashMap<>();
     private final Map<String, Endpoint> bySoapAction = new HashMap<>();
     private final Map<QName, Endpoint> byElement = new HashMap<>();
+    private final Set<QName> sharedElements = new HashSet<>();
     private final Set<QName> understood = new HashSet<>(Set.of(Addressing.TO, Addressing.ACTION,
         Addressing.MESSAGE_ID, Addressing.REPLY_TO, Addressing.FAULT_TO, Addressing.RELATES_TO,
         Addressing.FROM));
@@ -113,7 +161,10 @@ public final class Dispatcher {
 
     /** Routes requests whose Body's first element is {@code element}. */
     public Builder element(QName element, Endpoint endpoint) {
-      byElement.put(element, endpoint);
+      Endpoint before = byElement.put(element, endpoint);
+      if (before != null && before != endpoint) {
+        sharedElements.add(element);
+      }
       return this;
     }
 

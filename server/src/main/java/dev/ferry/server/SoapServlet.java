@@ -221,14 +221,15 @@ public class SoapServlet extends HttpServlet {
     try {
       MessageGuard guard = dispatcher.guard();
       HttpServletRequest http = request;
+      MessageGuard.Opened opened = null;
       if (guard != null) {
-        MessageGuard.Opened opened = guard.open(message);
+        opened = guard.open(message);
         message = opened.message();
         if (opened.principal() != null) {
           http = Callers.withPrincipal(request, opened.principal(), "WS-Security");
         }
       }
-      reply = dispatch(message, HttpSoap.soapAction(request, type), http);
+      reply = dispatch(message, opened, HttpSoap.soapAction(request, type), http);
       if (guard != null && reply != null) {
         reply = guard.protect(reply);
       }
@@ -259,15 +260,15 @@ public class SoapServlet extends HttpServlet {
     return new Outcome(200, null);
   }
 
-  private Payload dispatch(Message message, String soapAction, HttpServletRequest http)
-      throws Exception {
+  private Payload dispatch(Message message, MessageGuard.Opened opened, String soapAction,
+      HttpServletRequest http) throws Exception {
     SoapVersion version = message.version();
     List<?> missed = message.notUnderstood(dispatcher.understood(), Set.of());
     if (!missed.isEmpty()) {
       throw new SoapFaultException(Fault.of(version, version.mustUnderstandFaultCode(),
           "header blocks not understood: " + missed));
     }
-    Endpoint endpoint = dispatcher.select(message, soapAction);
+    Endpoint endpoint = dispatcher.select(message, soapAction, opened);
     if (endpoint == null) {
       QName element = message.buffer().bodyElement();
       throw new SoapFaultException(Fault.of(version, version.senderFaultCode(),

@@ -192,8 +192,10 @@ public final class Message {
   }
 
   /**
-   * Returns a StAX reader positioned on the Body's start tag. Parses the envelope up to there;
-   * with a package, {@code xop:Include} elements read as the package's {@code XopReader} says.
+   * Returns a StAX reader positioned on the Body's start tag: the Envelope's child after its
+   * Header, found by the envelope's structure, never by name (an element called Body elsewhere,
+   * such as inside a header block, is not the Body). Parses the envelope up to there; with a
+   * package, {@code xop:Include} elements read as the package's {@code XopReader} says.
    */
   public XMLStreamReader bodyReader() throws IOException {
     ByteString xml = toByteString();
@@ -201,15 +203,52 @@ public final class Message {
       XMLStreamReader r = buffer.attachments() != null
           ? buffer.attachments().newXmlReader(xml, "UTF-8")
           : buffer.codec().xop().newXmlReader(xml, null);
-      while (r.hasNext()) {
-        if (r.next() == XMLStreamConstants.START_ELEMENT && r.getName().equals(
-            buffer.bodyName())) {
-          return r;
-        }
+      toEnvelopeChild(r);
+      if (isEnvelopeChild(r, "Header")) {
+        skipElement(r);
+        toEnvelopeChild(r);
       }
-      throw new SoapException("no Body element", -1, "envelope");
+      if (!isEnvelopeChild(r, "Body")) {
+        throw new SoapException("no Body where the envelope has it (after the Header)", -1,
+            "envelope");
+      }
+      return r;
     } catch (XMLStreamException e) {
       throw new SoapException("malformed envelope: " + e.getMessage(), -1, "envelope", e);
+    }
+  }
+
+  /** Moves to the next element event (from the document's start: into the Envelope). */
+  private static void toEnvelopeChild(XMLStreamReader r) throws XMLStreamException {
+    boolean inEnvelope = r.getEventType() != XMLStreamConstants.START_DOCUMENT;
+    while (r.hasNext()) {
+      int e = r.next();
+      if (e == XMLStreamConstants.END_ELEMENT) {
+        return; // the Envelope's end: no child left
+      }
+      if (e == XMLStreamConstants.START_ELEMENT) {
+        if (inEnvelope) {
+          return;
+        }
+        inEnvelope = true; // the Envelope itself
+      }
+    }
+  }
+
+  private boolean isEnvelopeChild(XMLStreamReader r, String local) {
+    return r.getEventType() == XMLStreamConstants.START_ELEMENT
+        && local.equals(r.getLocalName()) && version().namespace().equals(r.getNamespaceURI());
+  }
+
+  /** From an element's start to its end, whatever it holds. */
+  private static void skipElement(XMLStreamReader r) throws XMLStreamException {
+    for (int depth = 1; depth > 0; ) {
+      int e = r.next();
+      if (e == XMLStreamConstants.START_ELEMENT) {
+        depth++;
+      } else if (e == XMLStreamConstants.END_ELEMENT) {
+        depth--;
+      }
     }
   }
 

@@ -3,6 +3,7 @@ package dev.ferry.soap;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.DecodeException;
 import dev.ferry.bytes.internal.BytesAccess;
+import dev.ferry.soap.internal.OneBody;
 import dev.ferry.soap.internal.Utf8Offsets;
 import dev.ferry.xop.XopException;
 import dev.ferry.xop.XopPackage;
@@ -326,6 +327,8 @@ public final class MessageBuffer implements Closeable {
     int bodyEnd;
     String bodyPrefix;
     QName bodyElement;
+    int childStart; // where the Body's first child element starts, when it has one
+    int tailCloseStart; // where the Body's end tag found from the tail starts
     final List<HeaderBlock> blocks = new ArrayList<>();
     /** The package to report {@code xop:Include} elements to; null: none to look for. */
     final XopPackage includesOf;
@@ -358,17 +361,23 @@ public final class MessageBuffer implements Closeable {
         bodyElement = firstChild();
         if (includesOf != null) {
           bodyEnd = readBody();
-          // what follows the Body is checked, as checkBody would, if it is the usual tail
-          bodyRead = bodyEndFromTail() == bodyEnd;
+          requireEnvelopeEnd();
+          bodyRead = true; // read through, and nothing but the Envelope's end after it
+          return;
+        }
+        if (bodyElement == null) {
+          bodyEnd = end(); // the parser stands on the Body's end tag
+          requireEnvelopeEnd();
+          bodyRead = true;
           return;
         }
         bodyEnd = bodyEndFromTail();
-        if (bodyEnd < 0) {
-          // the tail is not the usual shape: parse the body to find its end
-          if (bodyElement != null) {
-            r.skipElement();
-          }
-          bodyEnd = bodyElement == null ? end() : endOfBody();
+        if (bodyEnd < 0 || OneBody.endTagIn(envelope, bodyPrefix, childStart, tailCloseStart)) {
+          // the tail is not the usual shape, or the Body's end tag may come before it (a second
+          // Body after the first): parse the Body to find its end, and check what follows it
+          r.skipElement();
+          bodyEnd = endOfBody();
+          requireEnvelopeEnd();
         }
       } finally {
         r.close();
@@ -487,6 +496,7 @@ public final class MessageBuffer implements Closeable {
       while (true) {
         int e = r.next();
         if (e == XMLStreamConstants.START_ELEMENT) {
+          childStart = start();
           return r.getName();
         }
         if (e == XMLStreamConstants.END_ELEMENT) {
@@ -536,6 +546,20 @@ public final class MessageBuffer implements Closeable {
     }
 
     /**
+     * After the Body's end tag: the Envelope's end must follow (white space and comments aside).
+     * An envelope has one Body, its last child; anything else there (a second Body above all,
+     * which a parser that takes the first Body would read instead) is refused where it starts.
+     */
+    private void requireEnvelopeEnd() throws XMLStreamException, SoapException {
+      int e = nextElementEvent();
+      if (e != XMLStreamConstants.END_ELEMENT) {
+        throw new SoapException("unexpected " + describe(e) + " after the Body (an envelope has"
+            + " one Body, its last child)", e == XMLStreamConstants.START_ELEMENT ? start() : -1,
+            "envelope");
+      }
+    }
+
+    /**
      * Finds the Body's end from the envelope's end: {@code </Body> ws </Envelope> ws}, with the
      * prefixes the start tags used. Returns -1 if the tail has another shape.
      */
@@ -549,7 +573,11 @@ public final class MessageBuffer implements Closeable {
       int bodyTagEnd = skipSpaceBack(i);
       int open = expectEndTagBack(bodyTagEnd, bodyPrefix.isEmpty() ? "Body" : bodyPrefix
           + ":Body");
-      return open < 0 || open < bodyStart ? -1 : bodyTagEnd;
+      if (open < 0 || open < bodyStart) {
+        return -1;
+      }
+      tailCloseStart = open;
+      return bodyTagEnd;
     }
 
     /** Expects {@code </qname ws>} ending at {@code end}; returns where it starts, or -1. */
@@ -622,10 +650,5 @@ public final class MessageBuffer implements Closeable {
     private int end() throws XMLStreamException {
       return offsets.byteOffset(r.getLocationInfo().getEndingCharOffset());
     }
-  }
-
-  /** For {@link Message#bodyReader()}: the namespace of the Body element. */
-  QName bodyName() {
-    return version.qname("Body");
   }
 }

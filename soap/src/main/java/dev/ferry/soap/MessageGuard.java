@@ -14,10 +14,20 @@ import javax.xml.namespace.QName;
  * past it untouched.
  */
 public interface MessageGuard {
-  /** A received message as the application is to see it, and what its checks found. */
-  record Opened(Message message, Principal principal, Set<QName> protectedHeaders) {
+  /**
+   * A received message as the application is to see it, and what its checks found:
+   * {@code bodyProtected} says that a signature covers the Body that every reader of the message
+   * returns, {@code protectedHeaders} the header blocks it covers (one block of each name).
+   */
+  record Opened(Message message, Principal principal, Set<QName> protectedHeaders,
+      boolean bodyProtected) {
     public Opened {
       protectedHeaders = Set.copyOf(protectedHeaders);
+    }
+
+    /** A message whose Body no signature covers. */
+    public Opened(Message message, Principal principal, Set<QName> protectedHeaders) {
+      this(message, principal, protectedHeaders, false);
     }
   }
 

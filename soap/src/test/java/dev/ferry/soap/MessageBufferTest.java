@@ -26,6 +26,18 @@ class MessageBufferTest {
       + "  <soap:Body><m:echo xmlns:m=\"urn:m\"><m:v>42</m:v></m:echo></soap:Body>\n"
       + "</soap:Envelope>\n";
 
+  static final String MTOM_TYPE = "multipart/related; type=\"application/xop+xml\";"
+      + " boundary=\"b\"; start=\"<root>\"; start-info=\"text/xml\"";
+
+  /** {@code envelope} as the root of an XOP package with no attachments. */
+  static String mtom(String envelope) {
+    String xop = envelope.replace("<b/>", "<b><xop:Include xmlns:xop="
+        + "\"http://www.w3.org/2004/08/xop/include\" href=\"cid:a\"/></b>");
+    return "--b\r\nContent-Type: application/xop+xml; type=\"text/xml\"\r\n"
+        + "Content-ID: <root>\r\n\r\n" + xop + "\r\n--b\r\nContent-ID: <a>\r\n\r\nbytes"
+        + "\r\n--b--\r\n";
+  }
+
   static MessageBuffer parse(String xml) throws Exception {
     return SOAP.parse(ByteString.encodeUtf8(xml));
   }
@@ -152,15 +164,78 @@ class MessageBufferTest {
     assertThat(parse(open + "<s:Body/></s:Envelope>").bodyElement()).isNull();
     assertThat(parse(open + "<s:Body> <!-- nothing --> </s:Body></s:Envelope>").bodyElement())
         .isNull();
-    // a second Body (the tail makes both one Body) is refused where it starts, by the check
+    // a second Body (the tail makes both one Body) is refused where it starts, by the index
     String two = open + "<s:Body><a/></s:Body><s:Body><b/></s:Body></s:Envelope>";
-    MessageBuffer twoBodies = parse(two);
-    SoapException e = assertThrows(SoapException.class, twoBodies::checkBody);
+    SoapException e = assertThrows(SoapException.class, () -> parse(two));
     assertMentions(e.reason(), "after the Body");
     assertThat(e.byteOffset()).isEqualTo(two.indexOf("<s:Body><b/>"));
     MessageBuffer broken = parse(open + "<s:Body><a></s:Body></s:Envelope>");
     e = assertThrows(SoapException.class, broken::checkBody);
     assertMentions(e.reason(), "malformed Body");
+  }
+
+  @Test
+  void anEnvelopeHasOneBodyItsLastChildWhateverTheBodiesLookLike() {
+    String open = "<s:Envelope xmlns:s=\"" + S11 + "\">";
+    String[] refused = {
+        open + "<s:Body/><s:Body><b/></s:Body></s:Envelope>",
+        open + "<s:Body>text</s:Body><s:Body><b/></s:Body></s:Envelope>",
+        open + "<s:Body><a/></s:Body><t:Body xmlns:t=\"" + S11 + "\"><b/></t:Body></s:Envelope>",
+        open + "<s:Header/><s:Body><a/></s:Body> <!-- c --> <s:Body><b/></s:Body></s:Envelope>",
+        open + "<s:Body><a/></s:Body><x:Other xmlns:x=\"urn:x\"/></s:Envelope>",
+        open + "<s:Body><a/></s:Body><s:Body><b/></s:Body><!-- tail --></s:Envelope>",
+    };
+    for (String xml : refused) {
+      SoapException e = assertThrows(SoapException.class, () -> parse(xml), xml);
+      assertMentions(e.reason(), "after the Body");
+    }
+    // the same through the index that reads the Body through (an XOP package's root)
+    SoapException e = assertThrows(SoapException.class, () -> SOAP.read(
+        new java.io.ByteArrayInputStream(mtom(refused[2]).getBytes(
+            java.nio.charset.StandardCharsets.UTF_8)), MTOM_TYPE));
+    assertMentions(e.reason(), "after the Body");
+  }
+
+  @Test
+  void theBodysOwnNameInsideItIsNotASecondBody() throws Exception {
+    String open = "<s:Envelope xmlns:s=\"" + S11 + "\">";
+    String[] accepted = {
+        open + "<s:Body><a><s:Body xmlns:s=\"urn:other\">x</s:Body></a></s:Body></s:Envelope>",
+        open + "<s:Body><a><!-- </s:Body><s:Body> --></a></s:Body></s:Envelope>",
+        open + "<s:Body><a><![CDATA[</s:Body>]]></a></s:Body></s:Envelope>",
+        open + "<s:Body><a>&lt;/s:Body&gt;</a></s:Body>  </s:Envelope>",
+    };
+    for (String xml : accepted) {
+      MessageBuffer b = parse(xml);
+      assertThat(b.bodyElement()).isEqualTo(new QName("a"));
+      assertThat(b.body().utf8()).isEqualTo(xml.substring(xml.indexOf("<s:Body>"),
+          xml.lastIndexOf("</s:Body>") + 9));
+      b.checkBody();
+    }
+  }
+
+  @Test
+  void theBodyReaderFindsTheBodyByStructureNotByName() throws Exception {
+    String xml = "<s:Envelope xmlns:s=\"" + S12 + "\"><s:Header>"
+        + "<w:Wrap xmlns:w=\"urn:w\"><s:Body><evil/></s:Body></w:Wrap>"
+        + "<s:Body><evil/></s:Body></s:Header>"
+        + "<s:Body><good/></s:Body></s:Envelope>";
+    Message m = parse(xml).toMessage();
+    XMLStreamReader r = m.bodyReader();
+    assertThat(r.getName()).isEqualTo(new QName(S12, "Body"));
+    r.nextTag();
+    assertThat(r.getLocalName()).isEqualTo("good");
+    assertThat(m.isFault()).isFalse();
+    String fault = xml.replace("<good/>", "<s:Fault><s:Code><s:Value>s:Sender</s:Value>"
+        + "</s:Code><s:Reason><s:Text xml:lang=\"en\">real</s:Text></s:Reason></s:Fault>")
+        .replace("<evil/>", "<s:Fault><s:Code><s:Value>s:Receiver</s:Value></s:Code><s:Reason>"
+        + "<s:Text xml:lang=\"en\">evil</s:Text></s:Reason></s:Fault>");
+    Message f = parse(fault).toMessage();
+    assertThat(f.isFault()).isTrue();
+    assertThat(Fault.read(f).reason()).isEqualTo("real");
+    Message plain = parse(xml.replace("<good/>", "")).toMessage();
+    assertThat(plain.isFault()).isFalse();
+    assertThat(Fault.read(plain)).isNull();
   }
 
   @Test

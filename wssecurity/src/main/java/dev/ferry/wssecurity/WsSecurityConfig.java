@@ -30,6 +30,7 @@ import javax.xml.namespace.QName;
  *     signHeaders: ["{http://www.w3.org/2005/08/addressing}To"]
  *     encryptBody: true
  *     allowWeakAlgorithms: false
+ *     allowTextPasswordWithoutNonce: false  # a text UsernameToken must have Nonce and Created
  *     validateSchema: true    # false for encrypted messages from Metro
  *   outbound:                 # what a sent message gets (same keys)
  *     timestamp: 5m
@@ -55,7 +56,7 @@ public final class WsSecurityConfig implements MessageGuardFactory {
       "userPassword", "recipient");
   private static final Set<String> POLICY_KEYS = Set.of("usernameToken", "timestamp",
       "clockSkew", "signBody", "signTimestamp", "signHeaders", "encryptBody",
-      "allowWeakAlgorithms", "validateSchema");
+      "allowWeakAlgorithms", "allowTextPasswordWithoutNonce", "validateSchema");
 
   /** Made by the service loader. */
   public WsSecurityConfig() {}
@@ -145,6 +146,7 @@ public final class WsSecurityConfig implements MessageGuardFactory {
       b.encryptBody();
     }
     b.allowWeakAlgorithms(flag(m, "allowWeakAlgorithms", where));
+    b.allowTextPasswordWithoutNonce(flag(m, "allowTextPasswordWithoutNonce", where));
     if (m.get("validateSchema") != null) {
       b.validateSchema(flag(m, "validateSchema", where));
     }

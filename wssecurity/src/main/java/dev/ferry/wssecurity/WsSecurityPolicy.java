@@ -57,6 +57,7 @@ public final class WsSecurityPolicy {
   private final String keyTransport;
   private final String contentEncryption;
   private final boolean allowWeakAlgorithms;
+  private final boolean allowTextPasswordWithoutNonce;
   private final boolean validateSchema;
 
   private WsSecurityPolicy(Builder b) {
@@ -72,6 +73,7 @@ public final class WsSecurityPolicy {
     this.keyTransport = b.keyTransport;
     this.contentEncryption = b.contentEncryption;
     this.allowWeakAlgorithms = b.allowWeakAlgorithms;
+    this.allowTextPasswordWithoutNonce = b.allowTextPasswordWithoutNonce;
     this.validateSchema = b.validateSchema;
   }
 
@@ -138,6 +140,14 @@ public final class WsSecurityPolicy {
     return allowWeakAlgorithms;
   }
 
+  /**
+   * Whether a received UsernameToken with its password as text may come without a Nonce or a
+   * Created time (inbound), which nothing then stops from being sent again.
+   */
+  public boolean allowTextPasswordWithoutNonce() {
+    return allowTextPasswordWithoutNonce;
+  }
+
   /** Whether a received security header is checked against the WS-Security schemas. */
   public boolean validateSchema() {
     return validateSchema;
@@ -169,6 +179,7 @@ public final class WsSecurityPolicy {
     private String keyTransport = RSA_OAEP;
     private String contentEncryption = AES256_GCM;
     private boolean allowWeakAlgorithms;
+    private boolean allowTextPasswordWithoutNonce;
     private boolean validateSchema = true;
 
     private Builder() {}
@@ -245,6 +256,17 @@ public final class WsSecurityPolicy {
     /** Lets SHA-1, RSA PKCS#1 v1.5 key transport and 3DES in (inbound; default: refused). */
     public Builder allowWeakAlgorithms(boolean allow) {
       this.allowWeakAlgorithms = allow;
+      return this;
+    }
+
+    /**
+     * Lets a UsernameToken with its password as text in without a Nonce and a Created time
+     * (inbound; default: refused). Such a token is the same in every message, so a copy of one
+     * message can be sent again and pass; allow it only for a sender that cannot do better, over
+     * TLS that authenticates the sender too.
+     */
+    public Builder allowTextPasswordWithoutNonce(boolean allow) {
+      this.allowTextPasswordWithoutNonce = allow;
       return this;
     }
 

@@ -36,6 +36,8 @@ public final class BoundedReplayCache implements ReplayCache {
   private final Map<String, Instant> seen = new ConcurrentHashMap<>();
   private final Queue<Entry> order = new ConcurrentLinkedQueue<>();
   private final ThreadLocal<Map<String, Instant>> held = new ThreadLocal<>();
+  /** Set when this thread, holding, asked for an entry that is there: a replay. */
+  private final ThreadLocal<Boolean> replayed = new ThreadLocal<>();
   private final int maxEntries;
   private final Duration defaultTtl;
 
@@ -47,6 +49,12 @@ public final class BoundedReplayCache implements ReplayCache {
   /** Holds what this thread adds from now on apart, until {@link #commit} or {@link #release}. */
   public void hold() {
     held.set(new HashMap<>(4));
+    replayed.remove();
+  }
+
+  /** Whether this thread, since it began to hold, asked for an entry that is remembered. */
+  public boolean replayed() {
+    return Boolean.TRUE.equals(replayed.get());
   }
 
   /** Remembers what this thread held (all of it, or none), and stops holding. */
@@ -73,6 +81,7 @@ public final class BoundedReplayCache implements ReplayCache {
   /** Drops what this thread held, for a message refused. */
   public void release() {
     held.remove();
+    replayed.remove();
   }
 
   @Override
@@ -98,11 +107,11 @@ public final class BoundedReplayCache implements ReplayCache {
   @Override
   public boolean contains(String identifier) {
     Map<String, Instant> h = held.get();
-    if (h != null && h.containsKey(identifier)) {
-      return true;
-    }
     Instant now = Instant.now();
-    if (isLive(seen.get(identifier), now)) {
+    if (h != null && h.containsKey(identifier) || isLive(seen.get(identifier), now)) {
+      if (h != null) {
+        replayed.set(Boolean.TRUE);
+      }
       return true;
     }
     // outside a hold, nothing new can be remembered when full: so nothing new is let in

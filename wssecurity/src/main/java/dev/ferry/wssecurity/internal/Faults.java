@@ -35,6 +35,19 @@ public final class Faults {
   private static final System.Logger LOG = System.getLogger("dev.ferry.wssecurity");
 
   /**
+   * The fault for a message that fails a check of this node's own (the policy, the envelope's
+   * shape, what was signed against what is read): InvalidSecurity with the specification's
+   * text, the same whatever failed, so that altered messages tell their sender nothing of which
+   * check they failed. {@code detail} goes to this node's log (INFO: one line a refused message,
+   * as the access log has) and is the fault's cause, which stays on this node.
+   */
+  public static FaultException refuseQuietly(SoapVersion version, String detail) {
+    LOG.log(System.Logger.Level.INFO, "WS-Security refused a message: " + detail);
+    return refuse(version, INVALID_SECURITY, "WS-Security: " + reason("InvalidSecurity"),
+        new SecurityException(detail));
+  }
+
+  /**
    * The fault for WSS4J's refusal {@code e}: the category of its innermost WS-Security error
    * (InvalidSecurity if none says) with the specification's text for it; the details (which
    * certificate, which reference) go to the log at DEBUG, not to the sender.

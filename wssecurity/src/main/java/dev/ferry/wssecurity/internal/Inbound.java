@@ -30,6 +30,7 @@ import org.apache.wss4j.stax.securityEvent.EncryptedPartSecurityEvent;
 import org.apache.wss4j.stax.securityEvent.SignedPartSecurityEvent;
 import org.apache.wss4j.stax.securityEvent.TimestampSecurityEvent;
 import org.apache.wss4j.stax.securityEvent.UsernameTokenSecurityEvent;
+import org.apache.wss4j.stax.securityToken.UsernameSecurityToken;
 import org.apache.wss4j.stax.setup.InboundWSSec;
 import org.apache.wss4j.stax.setup.WSSec;
 import org.apache.wss4j.stax.validate.TokenContext;
@@ -122,6 +123,7 @@ public final class Inbound {
   /** What the processor reported of one message. */
   private static final class Findings {
     String user;
+    boolean userWithoutNonce; // a text password with no Nonce or no Created: replayable
     X509Certificate signer;
     boolean timestamp;
     boolean bodySigned;
@@ -134,12 +136,17 @@ public final class Inbound {
   /** Checks {@code m}; returns it opened (decrypted if it was encrypted). */
   public MessageGuard.Opened open(Message m) throws IOException {
     SoapVersion v = m.version();
-    if (m.header(WSSConstants.TAG_WSSE_SECURITY) == null) {
+    List<HeaderBlock> security = securityHeaders(m);
+    if (security.isEmpty()) {
       if (policy.isEmpty()) {
         return new MessageGuard.Opened(m, null, Set.of());
       }
       throw Faults.refuse(v, Faults.INVALID_SECURITY, "WS-Security: the message has no"
           + " wsse:Security header, and the policy requires " + requirements(), null);
+    }
+    String twice = twoForOneRole(security);
+    if (twice != null) {
+      throw Faults.refuseQuietly(v, twice);
     }
     nonces.hold();
     timestamps.hold();
@@ -154,25 +161,88 @@ public final class Inbound {
     }
   }
 
-  /** Reads {@code m} through WSS4J and holds what it reported against the policy. */
+  private static List<HeaderBlock> securityHeaders(Message m) {
+    List<HeaderBlock> found = new ArrayList<>(1);
+    for (HeaderBlock b : m.headers()) {
+      if (b.name().equals(WSSConstants.TAG_WSSE_SECURITY)) {
+        found.add(b);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * WS-Security 1.1 allows one Security header per role (actor): WSS4J processes the first one
+   * for its role, and a second would stand beside it unchecked. Returns what is wrong, or null.
+   */
+  private static String twoForOneRole(List<HeaderBlock> security) {
+    Set<String> roles = new HashSet<>();
+    for (HeaderBlock b : security) {
+      if (!roles.add(b.role() == null ? "" : b.role())) {
+        return "two wsse:Security headers for the role " + (b.role() == null ? "of the"
+            + " ultimate receiver" : b.role());
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Reads {@code m} through WSS4J and holds what it reported against the policy and against the
+   * envelope's shape, so that what was verified is what the application reads.
+   */
   private MessageGuard.Opened process(Message m, SoapVersion v) throws IOException {
     ByteString envelope = m.toByteString();
     boolean encrypted = envelope.indexOf(ENCRYPTED_DATA, 0) >= 0;
     List<SecurityEvent> events = new ArrayList<>();
     ByteStringBuilder out = encrypted ? new ByteStringBuilder(envelope.size()) : null;
+    EnvelopeShape shape = new EnvelopeShape();
     try {
       XMLStreamReader r = wss.processInMessage(Stax.reader(envelope), null,
           events::add);
       XMLStreamWriter w = out == null ? null : Stax.writer(out.asOutputStream());
-      Stax.copy(r, w);
+      Stax.copy(r, w, shape);
       r.close();
     } catch (XMLStreamException | WSSecurityException | RuntimeException e) {
+      if (nonces.replayed() || timestamps.replayed()) {
+        throw replay(v, e);
+      }
       throw Faults.of(v, e);
+    }
+    String misshapen = shape.violation();
+    if (misshapen != null) {
+      throw Faults.refuseQuietly(v, misshapen);
     }
     Findings f = findings(events);
     check(v, m, f);
     Message opened = out == null ? m : m.copy().replaceEnvelope(out.toByteString());
-    return new MessageGuard.Opened(opened, principal(f), f.signedHeaders);
+    String ambiguous = ambiguousSignedHeader(opened, f);
+    if (ambiguous != null) {
+      throw Faults.refuseQuietly(v, ambiguous);
+    }
+    return new MessageGuard.Opened(opened, principal(f), f.signedHeaders, f.bodySigned);
+  }
+
+  /**
+   * A signature names what it covers by Id, WSS4J reports it by path: a header name that two
+   * blocks share cannot say which of them was signed, and a reader asking for that name gets
+   * the first. Such a message is refused. Returns what is wrong, or null.
+   */
+  private static String ambiguousSignedHeader(Message m, Findings f) {
+    for (QName signed : f.signedHeaders) {
+      int blocks = 0;
+      for (HeaderBlock b : m.headers()) {
+        if (b.name().equals(signed) && ++blocks > 1) {
+          return "two header blocks called " + signed + ", one of them signed";
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The fault for a message whose nonce or signed timestamp was seen before. */
+  private static FaultException replay(SoapVersion v, Throwable cause) {
+    return Faults.refuse(v, Faults.INVALID_SECURITY, "WS-Security: the message is a replay"
+        + " (its nonce or signed timestamp was received before)", cause);
   }
 
   /**
@@ -195,6 +265,9 @@ public final class Inbound {
             + " some do (WsSecurity.Builder.replayEntries)");
       }
     }
+    if (verdict == BoundedReplayCache.Verdict.REPLAYED) {
+      throw replay(v, null);
+    }
     throw Faults.refuse(v, Faults.FAILED_AUTHENTICATION, "WS-Security: the security token"
         + " could not be authenticated or authorized", null);
   }
@@ -206,7 +279,11 @@ public final class Inbound {
           && Algorithms.isWeak(a.getAlgorithmURI(), a.getAlgorithmUsage())) {
         f.weakAlgorithm = a.getAlgorithmURI();
       } else if (e instanceof UsernameTokenSecurityEvent u) {
-        f.user = u.getSecurityToken().getUsername();
+        UsernameSecurityToken token = u.getSecurityToken();
+        f.user = token.getUsername();
+        f.userWithoutNonce = token.getUsernameTokenPasswordType()
+            == WSSConstants.UsernameTokenPasswordType.PASSWORD_TEXT
+            && (token.getNonce() == null || token.getCreatedTime() == null);
       } else if (e instanceof TimestampSecurityEvent) {
         f.timestamp = true;
       } else if (e instanceof SignedPartSecurityEvent || e instanceof SignedElementSecurityEvent) {
@@ -260,6 +337,11 @@ public final class Inbound {
     }
   }
 
+  /**
+   * Holds what WSS4J reported against the policy. A message that falls short is refused with
+   * one fault whatever it lacks, so that a sender probing with altered messages learns nothing of
+   * which check failed; what it lacked goes to the log.
+   */
   private void check(SoapVersion v, Message m, Findings f) throws FaultException {
     if (f.weakAlgorithm != null && !policy.allowWeakAlgorithms()) {
       throw Faults.refuse(v, Faults.UNSUPPORTED_ALGORITHM, "WS-Security: the algorithm "
@@ -268,6 +350,9 @@ public final class Inbound {
     List<String> missing = new ArrayList<>();
     if (policy.usernameToken() != null && f.user == null) {
       missing.add("a UsernameToken");
+    }
+    if (f.user != null && f.userWithoutNonce && !policy.allowTextPasswordWithoutNonce()) {
+      missing.add("a Nonce and Created in its text-password UsernameToken");
     }
     if (policy.timestampTtl() != null && !f.timestamp) {
       missing.add("a Timestamp");
@@ -279,19 +364,16 @@ public final class Inbound {
       missing.add("a signed Timestamp");
     }
     for (QName h : policy.signedHeaders()) {
-      for (HeaderBlock b : m.headers()) {
-        if (b.name().equals(h) && !f.signedHeaders.contains(h)) {
-          missing.add("a signed " + h);
-          break;
-        }
+      if (!f.signedHeaders.contains(h) && m.header(h) != null) {
+        missing.add("a signed " + h);
       }
     }
     if (policy.encryptBody() && !f.bodyEncrypted) {
       missing.add("an encrypted Body");
     }
     if (!missing.isEmpty()) {
-      throw Faults.refuse(v, Faults.INVALID_SECURITY, "WS-Security: the message lacks "
-          + String.join(", ", missing) + " (the policy requires " + requirements() + ")", null);
+      throw Faults.refuseQuietly(v, "the message lacks " + String.join(", ", missing)
+          + " (the policy requires " + requirements() + ")");
     }
   }
 

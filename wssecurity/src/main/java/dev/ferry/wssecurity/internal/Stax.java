@@ -51,9 +51,22 @@ public final class Stax {
 
   /** Copies every event of {@code r} to {@code w} (null: only reads them), to the end. */
   public static void copy(XMLStreamReader r, XMLStreamWriter w) throws XMLStreamException {
+    copy(r, w, null);
+  }
+
+  /** {@link #copy(XMLStreamReader, XMLStreamWriter)}, showing every element to {@code shape}. */
+  static void copy(XMLStreamReader r, XMLStreamWriter w, EnvelopeShape shape)
+      throws XMLStreamException {
     for (int e = r.getEventType(); ; e = r.next()) {
       if (w != null) {
         copyEvent(r, w, e);
+      }
+      if (shape != null) {
+        if (e == XMLStreamConstants.START_ELEMENT) {
+          shape.start(r);
+        } else if (e == XMLStreamConstants.END_ELEMENT) {
+          shape.end();
+        }
       }
       if (e == XMLStreamConstants.END_DOCUMENT || !r.hasNext()) {
         break;
