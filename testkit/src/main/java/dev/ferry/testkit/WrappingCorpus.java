@@ -29,8 +29,8 @@ import org.w3c.dom.Node;
  * {@code wsu:Id} (as WS-Security signs it); the Body's first element is the operation.
  */
 public final class WrappingCorpus {
-  /** The text of every attacker element. */
-  public static final String EVIL = "EVIL-ORDER";
+  /** The text of every attacker element (also valid base64, for typed endpoints' binaries). */
+  public static final String EVIL = "EVILEVIL";
   /** The address attacker-added addressing headers carry. */
   public static final String EVIL_ADDRESS = "http://evil.example/" + EVIL;
 
@@ -146,7 +146,7 @@ public final class WrappingCorpus {
       add("a changed copy of the signed Body at " + place, d -> {
         Element body = body(d);
         Element copy = (Element) body.cloneNode(true);
-        setText(firstElement(copy), EVIL);
+        replaceTexts(firstElement(copy));
         put(d, copy, place, body);
       });
     }
@@ -348,16 +348,36 @@ public final class WrappingCorpus {
     return evil;
   }
 
-  /** The signed operation element's name, holding {@link #EVIL}. */
+  /** The signed operation element's shape, every text in it {@link #EVIL}. */
   private static Element attackerPayload(Document d, Element body) {
-    Element op = firstElement(body);
-    Element evil = d.createElementNS(op.getNamespaceURI(), op.getTagName());
-    if (op.getNamespaceURI() != null) {
-      evil.setAttributeNS(XMLNS, op.getPrefix() == null ? "xmlns" : "xmlns:" + op.getPrefix(),
-          op.getNamespaceURI());
+    Element evil = (Element) firstElement(body).cloneNode(true);
+    evil.removeAttributeNS(WSU, "Id");
+    replaceTexts(evil);
+    if (firstChildElement(evil) == null) {
+      setText(evil, EVIL);
     }
-    evil.setTextContent(EVIL);
     return evil;
+  }
+
+  private static void replaceTexts(Element e) {
+    boolean leaf = firstChildElement(e) == null;
+    for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element c) {
+        replaceTexts(c);
+      }
+    }
+    if (leaf) {
+      setText(e, EVIL);
+    }
+  }
+
+  private static Element firstChildElement(Element parent) {
+    for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element e) {
+        return e;
+      }
+    }
+    return null;
   }
 
   private static Element evilAddressing(Document d, String local) {
