@@ -6,6 +6,4 @@ module dev.ferry.mime {
   // no module that requires this one sees the incubator (javac and javadoc warn of it).
 
   exports dev.ferry.mime;
-  // the delimiter search, for soap's check that an envelope's Body ends where its tail says
-  exports dev.ferry.mime.internal to dev.ferry.soap;
 }

@@ -3,7 +3,6 @@ package dev.ferry.soap;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.bytes.DecodeException;
 import dev.ferry.bytes.internal.BytesAccess;
-import dev.ferry.soap.internal.OneBody;
 import dev.ferry.soap.internal.Utf8Offsets;
 import dev.ferry.xop.XopException;
 import dev.ferry.xop.XopPackage;
@@ -117,7 +116,11 @@ public final class MessageBuffer implements Closeable {
     return headers;
   }
 
-  /** Returns the Body element, from its start tag to its end tag, as a slice. */
+  /**
+   * Returns the Body element, from its start tag to its end tag, as a slice. The index finds the
+   * Body's end from the envelope's tail without parsing the Body; in an envelope with a second
+   * Body after the first, which {@link #checkBody} refuses, the slice spans both.
+   */
   public ByteString body() {
     return envelope.subSequence(bodyStart, bodyEnd - bodyStart);
   }
@@ -136,7 +139,8 @@ public final class MessageBuffer implements Closeable {
    * that the envelope has one Body, its last child. The index reads the Body only as far as its
    * first element, so that a message forwarded or sliced costs no parse of its content; a
    * consumer that parses the Body ({@link Message#bodyReader}) meets the same limits as it
-   * reads. A server calls this before it dispatches; a forwarder leaves it to the next hop.
+   * reads. A server calls this before it dispatches; a forwarder leaves it to the next hop; a
+   * guard that verifies a signature checks the envelope's shape in its own pass.
    *
    * @throws SoapException naming the limit hit or what is wrong, at its byte offset
    */
@@ -327,8 +331,6 @@ public final class MessageBuffer implements Closeable {
     int bodyEnd;
     String bodyPrefix;
     QName bodyElement;
-    int childStart; // where the Body's first child element starts, when it has one
-    int tailCloseStart; // where the Body's end tag found from the tail starts
     final List<HeaderBlock> blocks = new ArrayList<>();
     /** The package to report {@code xop:Include} elements to; null: none to look for. */
     final XopPackage includesOf;
@@ -372,9 +374,8 @@ public final class MessageBuffer implements Closeable {
           return;
         }
         bodyEnd = bodyEndFromTail();
-        if (bodyEnd < 0 || OneBody.endTagIn(envelope, bodyPrefix, childStart, tailCloseStart)) {
-          // the tail is not the usual shape, or the Body's end tag may come before it (a second
-          // Body after the first): parse the Body to find its end, and check what follows it
+        if (bodyEnd < 0) {
+          // the tail is not the usual shape: parse the Body to find its end, check what follows
           r.skipElement();
           bodyEnd = endOfBody();
           requireEnvelopeEnd();
@@ -496,7 +497,6 @@ public final class MessageBuffer implements Closeable {
       while (true) {
         int e = r.next();
         if (e == XMLStreamConstants.START_ELEMENT) {
-          childStart = start();
           return r.getName();
         }
         if (e == XMLStreamConstants.END_ELEMENT) {
@@ -573,11 +573,7 @@ public final class MessageBuffer implements Closeable {
       int bodyTagEnd = skipSpaceBack(i);
       int open = expectEndTagBack(bodyTagEnd, bodyPrefix.isEmpty() ? "Body" : bodyPrefix
           + ":Body");
-      if (open < 0 || open < bodyStart) {
-        return -1;
-      }
-      tailCloseStart = open;
-      return bodyTagEnd;
+      return open < 0 || open < bodyStart ? -1 : bodyTagEnd;
     }
 
     /** Expects {@code </qname ws>} ending at {@code end}; returns where it starts, or -1. */

@@ -24,9 +24,10 @@ import org.w3c.dom.Node;
 /**
  * Envelopes built to mislead a reader that finds the Body by name or by the envelope's tail:
  * Body-named elements in headers and inside the Body, the Body's end tag in comments and CDATA,
- * a second Body with the same or another prefix, an element after the Body. The index accepts
- * exactly the envelopes whose children are an optional Header and one Body (as the JDK's DOM
- * parser sees them), and {@link Message#bodyReader} then reads the Body DOM has there.
+ * a second Body with the same or another prefix, an element after the Body. The index and the
+ * Body's check accept exactly the envelopes whose children are an optional Header and one Body
+ * (as the JDK's DOM parser sees them), and {@link Message#bodyReader} then reads the Body DOM
+ * has there.
  */
 class OneBodyProperties {
   static final SoapCodec SOAP = SoapCodec.create();
@@ -40,7 +41,7 @@ class OneBodyProperties {
     String xml = envelope(shape);
     Element domBody = onlyBody(xml);
     if (domBody == null) {
-      assertThatThrownBy(() -> SOAP.parse(ByteString.encodeUtf8(xml)))
+      assertThatThrownBy(() -> SOAP.parse(ByteString.encodeUtf8(xml)).checkBody())
           .as(xml).isInstanceOf(SoapException.class);
       return;
     }
