@@ -165,6 +165,12 @@ final class Exchange implements ReplyHandler.Listener {
       notAllowed("SOAP endpoints take POST (or GET ?wsdl)");
       return;
     }
+    String coding = unknownTransferCoding();
+    if (coding != null) { // RFC 9112: not read as if it were the message
+      plain(HttpResponseStatus.NOT_IMPLEMENTED, "Transfer-Encoding " + coding + " is not"
+          + " implemented: send the message with chunked or a Content-Length only");
+      return;
+    }
     contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
     type = mediaType(contentType);
     SoapVersion v = type == null ? null : SoapBinding.version(type);
@@ -188,6 +194,19 @@ final class Exchange implements ReplyHandler.Listener {
       streamed = new ChannelInputStream(ctx.channel(), PAUSE_BYTES);
       Thread.ofVirtual().name("ferry-broker-exchange").start(this::forwardStreamed);
     }
+  }
+
+  /** The first transfer coding of the request other than chunked, or null. */
+  private String unknownTransferCoding() {
+    for (String value : request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING)) {
+      for (String coding : value.split(",")) {
+        String c = coding.strip();
+        if (!c.isEmpty() && !c.equalsIgnoreCase("chunked")) {
+          return c;
+        }
+      }
+    }
+    return null;
   }
 
   private String query() {

@@ -176,6 +176,17 @@ class BrokerFaultsTest {
         .build(), HttpResponse.BodyHandlers.ofByteArray());
     assertThat(gzip.statusCode()).isEqualTo(415);
     assertThat(new String(gzip.body(), StandardCharsets.UTF_8)).contains("Content-Encoding gzip");
+    // a transfer coding other than chunked is not read as if it were the message
+    try (Socket s = new Socket("127.0.0.1", broker.port())) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream().write(("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type:"
+          + " text/xml\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
+          + Integer.toHexString(ENVELOPE.length()) + "\r\n" + ENVELOPE + "\r\n0\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      String status = new java.io.BufferedReader(new java.io.InputStreamReader(
+          s.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+      assertThat(status).contains("501");
+    }
     for (String method : new String[] {"TRACE", "PUT", "DELETE"}) {
       HttpResponse<byte[]> r = raw.send(request("/echo").method(method,
           HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofByteArray());

@@ -120,7 +120,7 @@ class ProviderAndOneWayTest {
     Endpoint e = Endpoint.publish(at, new MessageProvider());
     try {
       Service service = Service.create(SERVICE);
-      service.addPort(PORT, SOAPBinding.SOAP12HTTP_BINDING, at);
+      service.addPort(PORT, SOAPBinding.SOAP11HTTP_BINDING, at);
       Dispatch<SOAPMessage> d = service.createDispatch(PORT, SOAPMessage.class,
           Service.Mode.MESSAGE);
       SOAPMessage request = ((SOAPBinding) d.getBinding()).getMessageFactory().createMessage();
@@ -128,6 +128,16 @@ class ProviderAndOneWayTest {
       SOAPMessage reply = d.invoke(request);
       assertThat(reply.getSOAPHeader().getTextContent()).isEqualTo("yes");
       assertThat(reply.getSOAPBody().getTextContent()).isEqualTo("hi");
+      // the endpoint speaks SOAP 1.1 (its binding's default): a SOAP 1.2 request is refused
+      java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+          java.net.http.HttpRequest.newBuilder(java.net.URI.create(at))
+              .header("Content-Type", "application/soap+xml")
+              .POST(java.net.http.HttpRequest.BodyPublishers.ofString("<s:Envelope xmlns:s="
+                  + "\"http://www.w3.org/2003/05/soap-envelope\"><s:Body><q:ask xmlns:q="
+                  + "\"urn:q\">hi</q:ask></s:Body></s:Envelope>")).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(500);
+      assertThat(r.body()).contains("VersionMismatch").contains("speaks SOAP 1.1");
     } finally {
       e.stop();
     }

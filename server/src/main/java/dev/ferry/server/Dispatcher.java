@@ -33,6 +33,7 @@ public final class Dispatcher {
   private final Set<QName> understood;
   private final String wsdl;
   private final MessageGuard guard;
+  private final Set<SoapVersion> versions;
 
   private Dispatcher(Builder b) {
     this.byAction = Map.copyOf(b.byAction);
@@ -43,6 +44,7 @@ public final class Dispatcher {
     this.understood = new java.util.HashSet<>(b.understood);
     this.wsdl = b.wsdl;
     this.guard = b.guard;
+    this.versions = java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(b.versions));
     if (guard != null) {
       understood.addAll(guard.understands());
     }
@@ -111,6 +113,16 @@ public final class Dispatcher {
     return java.util.Collections.unmodifiableSet(understood);
   }
 
+  /** Returns the SOAP versions the endpoints speak. */
+  public Set<SoapVersion> versions() {
+    return versions;
+  }
+
+  /** Whether the endpoints speak {@code version}. */
+  public boolean accepts(SoapVersion version) {
+    return versions.contains(version);
+  }
+
   /** Returns the guard requests pass before dispatch and replies after, or null. */
   public MessageGuard guard() {
     return guard;
@@ -133,8 +145,21 @@ public final class Dispatcher {
     private Endpoint fallback;
     private String wsdl;
     private MessageGuard guard;
+    private Set<SoapVersion> versions = java.util.EnumSet.allOf(SoapVersion.class);
 
     private Builder() {}
+
+    /**
+     * The SOAP versions the endpoints speak (default: both). An envelope of another version is
+     * answered with a VersionMismatch fault, as is one whose media type names the other.
+     */
+    public Builder versions(SoapVersion... versions) {
+      if (versions.length == 0) {
+        throw new IllegalArgumentException("a dispatcher speaks at least one SOAP version");
+      }
+      this.versions = java.util.EnumSet.copyOf(java.util.Arrays.asList(versions));
+      return this;
+    }
 
     /**
      * Passes every request through {@code guard} before it is dispatched (such as WS-Security:

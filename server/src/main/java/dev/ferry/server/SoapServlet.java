@@ -9,6 +9,7 @@ import dev.ferry.server.internal.FaultReplies;
 import dev.ferry.server.internal.HttpSoap;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.FaultException;
+import dev.ferry.soap.HeaderBlock;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.MessageGuard;
@@ -21,6 +22,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
@@ -47,6 +49,7 @@ public class SoapServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
   /** The most of a refused request's rest read so that its client can read the fault. */
   private static final int DROP_BYTES = 256 * 1024 * 1024;
+  private static final System.Logger LOG = System.getLogger("dev.ferry.server");
 
   private final transient SoapCodec codec;
   private final transient Dispatcher dispatcher;
@@ -142,7 +145,7 @@ public class SoapServlet extends HttpServlet {
     Outcome outcome = null;
     boolean admitted = inFlight.incrementAndGet() <= options.maxRequests();
     try {
-      outcome = admitted ? intake(request, response, in, out) : busy(request, response);
+      outcome = admitted ? intake(request, response, in, out) : busy(request, response, out);
     } finally {
       inFlight.decrementAndGet();
       if (outcome == null) {
@@ -173,6 +176,13 @@ public class SoapServlet extends HttpServlet {
           + " got " + contentType);
       return new Outcome(415, null);
     }
+    String coding = HttpSoap.unknownTransferCoding(request);
+    if (coding != null) {
+      response.setHeader("Connection", "close"); // the body's framing cannot be trusted
+      response.sendError(HttpServletResponse.SC_NOT_IMPLEMENTED, "Transfer-Encoding " + coding
+          + " is not implemented: send the message with chunked or a Content-Length only");
+      return new Outcome(501, null);
+    }
     String encoding = request.getHeader("Content-Encoding");
     if (encoding != null && !encoding.equalsIgnoreCase("identity")) {
       response.sendError(HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, "Content-Encoding "
@@ -184,22 +194,49 @@ public class SoapServlet extends HttpServlet {
       buffer = codec.read(in, type, request.getContentLengthLong());
     } catch (DecodeException e) {
       dropRest(in);
-      return fault(response, Fault.forBadInput(version, e));
+      return fault(response, out, Fault.forBadInput(version, e));
     }
     try {
+      Fault mismatch = versionMismatch(version, buffer.version(), contentType);
+      if (mismatch != null) {
+        drain(buffer, in);
+        return fault(response, out, mismatch);
+      }
       buffer.checkBody(); // every endpoint, parsing its Body or not, gets one within the limits
       return serve(request, response, type, buffer, in, out);
     } catch (DecodeException e) {
       drain(buffer, in);
-      return fault(response, Fault.forBadInput(version, e));
+      return fault(response, out, Fault.forBadInput(version, e));
     } finally {
       buffer.close();
     }
   }
 
+  /**
+   * The VersionMismatch fault for an envelope of a SOAP version the endpoint does not speak, or
+   * of another version than its media type says (as CXF answers both); null if all agree. It is
+   * written in the version the media type says if the endpoint speaks it, else in the
+   * endpoint's.
+   */
+  private Fault versionMismatch(SoapVersion typed, SoapVersion sent, String contentType) {
+    if (typed == sent && dispatcher.accepts(sent)) {
+      return null;
+    }
+    SoapVersion answer = dispatcher.accepts(typed) ? typed : dispatcher.versions().iterator()
+        .next();
+    String why = typed != sent ? "the envelope is " + name(sent) + " but its Content-Type "
+        + contentType + " says " + name(typed)
+        : "this endpoint speaks " + name(answer) + ", the envelope is " + name(sent);
+    return Fault.of(answer, answer.versionMismatchFaultCode(), why);
+  }
+
+  private static String name(SoapVersion v) {
+    return v == SoapVersion.SOAP_11 ? "SOAP 1.1" : "SOAP 1.2";
+  }
+
   /** Past {@link ServerOptions#maxRequests}: 503, a Receiver fault, and when to come back. */
-  private Outcome busy(HttpServletRequest request, HttpServletResponse response)
-      throws IOException {
+  private Outcome busy(HttpServletRequest request, HttpServletResponse response,
+      OutputStream out) throws IOException {
     MediaType type = HttpSoap.mediaType(request.getContentType());
     SoapVersion v = type == null ? null : SoapBinding.version(type);
     SoapVersion version = v == null ? SoapVersion.SOAP_11 : v;
@@ -208,7 +245,7 @@ public class SoapServlet extends HttpServlet {
         + " (ServerOptions.maxRequests); try again");
     response.setHeader("Retry-After", "1");
     response.setHeader("Connection", "close"); // the request's body is not read
-    FaultReplies.write(response, codec, f, 503);
+    FaultReplies.write(response, out, codec, f, 503);
     return new Outcome(503, "fault: " + f.reason());
   }
 
@@ -238,16 +275,19 @@ public class SoapServlet extends HttpServlet {
       }
     } catch (SoapFaultException e) {
       drain(buffer, in);
-      return fault(response, e.fault());
+      return fault(response, out, e.fault());
     } catch (FaultException e) {
       drain(buffer, in);
-      return fault(response, e.fault());
+      return fault(response, out, e.fault());
     } catch (DecodeException e) {
-      return fault(response, Fault.forBadInput(version, e));
+      return fault(response, out, Fault.forBadInput(version, e));
     } catch (Exception e) {
       drain(buffer, in);
-      return fault(response, Fault.of(version, version.receiverFaultCode(),
-          "the endpoint failed: " + e));
+      // the caller learns that the endpoint failed and what it said, not the classes involved
+      LOG.log(System.Logger.Level.WARNING, "the endpoint at " + request.getRequestURI()
+          + " failed", e);
+      return fault(response, out, Fault.of(version, version.receiverFaultCode(),
+          "the endpoint failed" + (e.getMessage() == null ? "" : ": " + e.getMessage())));
     }
     HttpSoap.readToEnd(in, epilogueBytes());
     if (reply == null) {
@@ -263,10 +303,11 @@ public class SoapServlet extends HttpServlet {
   private Payload dispatch(Message message, MessageGuard.Opened opened, String soapAction,
       HttpServletRequest http) throws Exception {
     SoapVersion version = message.version();
-    List<?> missed = message.notUnderstood(dispatcher.understood(), Set.of());
+    List<HeaderBlock> missed = message.notUnderstood(dispatcher.understood(), Set.of());
     if (!missed.isEmpty()) {
       throw new SoapFaultException(Fault.of(version, version.mustUnderstandFaultCode(),
-          "header blocks not understood: " + missed));
+          "header blocks not understood: " + missed.stream().map(b -> b.name().toString())
+              .collect(java.util.stream.Collectors.joining(", "))));
     }
     Endpoint endpoint = dispatcher.select(message, soapAction, opened);
     if (endpoint == null) {
@@ -279,8 +320,9 @@ public class SoapServlet extends HttpServlet {
     return endpoint.handle(message, http);
   }
 
-  private Outcome fault(HttpServletResponse response, Fault fault) throws IOException {
-    FaultReplies.write(response, codec, fault);
+  private Outcome fault(HttpServletResponse response, OutputStream out, Fault fault)
+      throws IOException {
+    FaultReplies.write(response, out, codec, fault);
     return new Outcome(SoapBinding.status(fault), "fault: " + fault.reason());
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ferry.mime.MimeLimits;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapLimits;
+import dev.ferry.soap.SoapVersion;
 import dev.ferry.xop.XopCodec;
 import dev.ferry.xop.XopLimits;
 import java.io.IOException;
@@ -12,6 +13,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import javax.xml.namespace.QName;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,6 +41,8 @@ class ServerFaultsTest {
         .endpoint("/fail", Dispatcher.builder().fallback(req -> {
           throw new IllegalStateException("boom");
         }).build())
+        .endpoint("/soap11", Dispatcher.builder().versions(SoapVersion.SOAP_11).fallback(
+            request -> request.copy().toPayload()).build())
         .build().start();
     http = HttpClient.newHttpClient();
   }
@@ -113,7 +118,75 @@ class ServerFaultsTest {
   void anEndpointFailureIsAServerFault() throws Exception {
     HttpResponse<String> r = post("/fail", "text/xml", envelope11("", "<x:op xmlns:x=\"urn:x\"/>"));
     assertThat(r.statusCode()).isEqualTo(500);
-    assertThat(r.body()).contains("Server").contains("boom");
+    assertThat(r.body()).contains("Server").contains("boom")
+        .doesNotContain("IllegalStateException").doesNotContain("java.");
+  }
+
+  @Test
+  void anEnvelopeOfAnotherVersionThanItsMediaTypeOrItsEndpointIsVersionMismatch()
+      throws Exception {
+    String s12 = "<s:Envelope xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\"><s:Body>"
+        + "<x:op xmlns:x=\"urn:x\"/></s:Body></s:Envelope>";
+    HttpResponse<String> r = post("/fail", "text/xml", s12);
+    assertThat(r.statusCode()).isEqualTo(500);
+    assertThat(r.body()).contains("VersionMismatch").contains("the envelope is SOAP 1.2 but its"
+        + " Content-Type text/xml says SOAP 1.1").doesNotContain("boom");
+    r = post("/fail", "application/soap+xml", envelope11("", "<x:op xmlns:x=\"urn:x\"/>"));
+    assertThat(r.body()).contains("VersionMismatch").contains("soap-envelope\"");
+    // a SOAP 1.1 endpoint answers a SOAP 1.2 request in SOAP 1.1, as CXF does
+    r = post("/soap11", "application/soap+xml", s12);
+    assertThat(r.statusCode()).isEqualTo(500);
+    assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/xml");
+    assertThat(r.body()).contains("http://schemas.xmlsoap.org/soap/envelope/")
+        .contains("VersionMismatch").contains("this endpoint speaks SOAP 1.1");
+    assertThat(post("/soap11", "text/xml", envelope11("", "<x:op xmlns:x=\"urn:x\"/>"))
+        .statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void aTransferCodingOtherThanChunkedIs501AndAFaultsBytesAreLogged() throws Exception {
+    String body = envelope11("", "<x:op xmlns:x=\"urn:x\"/>");
+    String head = "POST /soap11 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/xml\r\n"
+        + "Transfer-Encoding: gzip, chunked\r\n\r\n";
+    String chunked = Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n";
+    try (java.net.Socket s = new java.net.Socket("127.0.0.1", server.port())) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream().write((head + chunked).getBytes(StandardCharsets.US_ASCII));
+      String status = new java.io.BufferedReader(new java.io.InputStreamReader(
+          s.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+      assertThat(status).contains("501");
+    }
+    List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Logger access = java.util.logging.Logger.getLogger("dev.ferry.access");
+    java.util.logging.Handler h = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        lines.add(r.getMessage());
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    java.util.logging.Level level = access.getLevel();
+    access.setLevel(java.util.logging.Level.INFO);
+    access.addHandler(h);
+    try {
+      HttpResponse<String> r = post("/fail", "text/xml", body);
+      assertThat(r.statusCode()).isEqualTo(500);
+      int bytes = r.body().getBytes(StandardCharsets.UTF_8).length;
+      String logged = "\"POST /fail\" 500";
+      long deadline = System.nanoTime() + 10_000_000_000L; // the line comes after the reply
+      while (lines.stream().noneMatch(l -> l.contains(logged)) && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(lines).anyMatch(l -> l.contains(logged) && l.contains("out=" + bytes + " "));
+    } finally {
+      access.removeHandler(h);
+      access.setLevel(level);
+    }
   }
 
 

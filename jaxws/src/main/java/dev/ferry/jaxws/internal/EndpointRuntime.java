@@ -56,7 +56,8 @@ final class EndpointRuntime {
 
   /** A dispatcher with one endpoint per operation, serving {@code wsdl} at {@code ?wsdl}. */
   Dispatcher dispatcher(String wsdl) {
-    Dispatcher.Builder d = Dispatcher.builder().wsdl(wsdl).guard(binding.guard());
+    Dispatcher.Builder d = Dispatcher.builder().wsdl(wsdl).guard(binding.guard())
+        .versions(binding.version());
     for (Operation op : model.operations()) {
       Endpoint e = new OperationEndpoint(op);
       if (op.requestElement() != null) {

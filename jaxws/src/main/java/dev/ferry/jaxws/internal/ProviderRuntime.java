@@ -75,7 +75,8 @@ final class ProviderRuntime implements Endpoint {
     ProviderRuntime p = new ProviderRuntime(implementor, type, binding, codec);
     Injection.inject(implementor, new ServerContext());
     WebServiceProvider wsp = type.getAnnotation(WebServiceProvider.class);
-    Dispatcher.Builder d = Dispatcher.builder().fallback(p).guard(binding.guard());
+    Dispatcher.Builder d = Dispatcher.builder().fallback(p).guard(binding.guard())
+        .versions(binding.version());
     if (!wsp.wsdlLocation().isEmpty()) {
       d.wsdl(Wsdls.load(wsp.wsdlLocation(), type.getClassLoader()));
     }

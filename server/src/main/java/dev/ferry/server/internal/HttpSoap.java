@@ -41,6 +41,24 @@ public final class HttpSoap {
     Streams.discard(in, maxBytes);
   }
 
+  /**
+   * Returns the first transfer coding of {@code request} other than chunked (RFC 9112: a server
+   * answers one it does not implement with 501, not by reading the coded body as the message),
+   * or null if there is none.
+   */
+  public static String unknownTransferCoding(HttpServletRequest request) {
+    java.util.Enumeration<String> values = request.getHeaders("Transfer-Encoding");
+    while (values != null && values.hasMoreElements()) {
+      for (String coding : values.nextElement().split(",")) {
+        String c = coding.strip();
+        if (!c.isEmpty() && !c.equalsIgnoreCase("chunked")) {
+          return c;
+        }
+      }
+    }
+    return null;
+  }
+
   /** Whether access log lines are written. */
   public static boolean logging() {
     return ACCESS.isLoggable(System.Logger.Level.INFO);
