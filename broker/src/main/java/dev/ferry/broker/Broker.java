@@ -65,6 +65,10 @@ public final class Broker implements AutoCloseable {
     }
     this.tls = b.tls == null ? null : NettyTls.server(b.tls);
     this.metrics = new BrokerMetrics(b.routes.routes());
+    if (b.tls != null && b.tls.identity() != null) {
+      metrics.registry().gauge("ferry.tls.certificate.expiry.seconds", b.tls,
+          TlsSettings::certificateSecondsLeft);
+    }
     this.auditClient = SoapClient.builder().codec(b.codec).timeout(b.routes.timeout()).build();
     this.audit = new Audit(auditClient);
   }

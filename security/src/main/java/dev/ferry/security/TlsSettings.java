@@ -1,5 +1,6 @@
 package dev.ferry.security;
 
+import dev.ferry.security.internal.Expiry;
 import dev.ferry.security.internal.Reloading;
 import dev.ferry.security.internal.ReloadingKeyManager;
 import dev.ferry.security.internal.ReloadingTrustManager;
@@ -71,7 +72,9 @@ public final class TlsSettings {
     this.keyManager = identity == null ? null : new ReloadingKeyManager(
         new Reloading<>(identity.files(), b.reloadInterval, () -> {
           KeyStore.PrivateKeyEntry e = identity.load();
-          return new ReloadingKeyManager.Generation(e.getPrivateKey(), KeyMaterial.chain(e));
+          X509Certificate[] chain = KeyMaterial.chain(e);
+          Expiry.check(chain[0], identity.toString(), java.time.Instant.now());
+          return new ReloadingKeyManager.Generation(e.getPrivateKey(), chain);
         }));
     this.trustManager = new ReloadingTrustManager(new Reloading<>(trust.files(),
         b.reloadInterval, () -> {
@@ -141,6 +144,16 @@ public final class TlsSettings {
   /** A JDK context with these key and trust managers (protocols and suites are set per engine). */
   public SSLContext sslContext() {
     return context;
+  }
+
+  /**
+   * Seconds until the certificate shown now expires (negative once it has), NaN without one:
+   * for a gauge ({@code ferry.tls.certificate.expiry.seconds} on servers and brokers). A
+   * warning is logged at start and at each reload when it is 30 days or less.
+   */
+  public double certificateSecondsLeft() {
+    X509Certificate[] chain = currentChain();
+    return chain == null || chain.length == 0 ? Double.NaN : Expiry.secondsLeft(chain[0]);
   }
 
   /** The certificate chain shown now (read again if its files changed), or null. */

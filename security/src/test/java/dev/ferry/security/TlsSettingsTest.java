@@ -3,6 +3,7 @@ package dev.ferry.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ferry.security.internal.Expiry;
 import dev.ferry.testkit.TestPki;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -135,6 +136,25 @@ class TlsSettingsTest {
         .isInstanceOf(SSLHandshakeException.class).hasStackTraceContaining("expired");
     assertThatThrownBy(() -> handshake(serverSettings(server).build(), TlsSettings.jdkDefault(),
         "localhost")).isInstanceOf(SSLHandshakeException.class);
+  }
+
+  @Test
+  void aCertificateExpiredOrExpiringSoonIsSaidAndMeasured() throws Exception {
+    Instant now = Instant.now();
+    TestPki.Credential expired = pki.issue("CN=old,O=Ferry").validity(now.minus(
+        Duration.ofDays(40)), now.minus(Duration.ofDays(1))).make();
+    assertThat(Expiry.check(expired.certificate(), "old.pem", now)).contains("CN=old,O=Ferry")
+        .contains("(old.pem) expired on").contains("clients will refuse it");
+    assertThat(serverSettings(expired).build().certificateSecondsLeft()).isNegative();
+    TestPki.Credential soon = pki.issue("CN=soon,O=Ferry").validity(now.minus(
+        Duration.ofDays(1)), now.plus(Duration.ofDays(10)).plusSeconds(60)).make();
+    assertThat(Expiry.check(soon.certificate(), "soon.pem", now)).contains("expires on")
+        .contains("in 10 days");
+    assertThat(serverSettings(soon).build().certificateSecondsLeft())
+        .isBetween(9.0 * 86_400, 10.0 * 86_400 + 60);
+    assertThat(Expiry.check(server.certificate(), "server.pem", now)).isNull();
+    assertThat(serverSettings(server).build().certificateSecondsLeft()).isPositive();
+    assertThat(TlsSettings.jdkDefault().certificateSecondsLeft()).isNaN();
   }
 
   @Test

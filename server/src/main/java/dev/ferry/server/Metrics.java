@@ -39,6 +39,17 @@ public final class Metrics {
     return new Metrics(prefix);
   }
 
+  /**
+   * Adds the gauge {@code ferry.tls.certificate.expiry.seconds}: seconds until the certificate
+   * {@code tls} shows expires (negative once it has), if it shows one.
+   */
+  public void certificate(dev.ferry.security.TlsSettings tls) {
+    if (tls != null && tls.identity() != null) {
+      registry.gauge("ferry.tls.certificate.expiry.seconds", tls,
+          dev.ferry.security.TlsSettings::certificateSecondsLeft);
+    }
+  }
+
   /** Returns the registry, to add meters or bind JVM metrics. */
   public PrometheusMeterRegistry registry() {
     return registry;

@@ -37,6 +37,7 @@ public final class SoapServer implements AutoCloseable {
     b.endpoints.forEach((path, dispatcher) ->
         servlets.put(path, new SoapServlet(b.codec, dispatcher, metrics, b.options)));
     this.host = new JettyHost(b.host, b.port, servlets, metrics::scrape, b.options, b.tls);
+    metrics.certificate(b.tls);
   }
 
   public static Builder builder() {

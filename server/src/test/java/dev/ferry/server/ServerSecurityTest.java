@@ -115,6 +115,9 @@ class ServerSecurityTest {
       HttpResponse<String> r = post(http, byName, null);
       assertThat(r.statusCode()).isEqualTo(200);
       assertThat(r.body()).contains("<who>nobody</who>");
+      // how long the certificate has left, for an alert well before clients refuse it
+      assertThat(server.metrics().scrape()).containsPattern(
+          "ferry_tls_certificate_expiry_seconds [0-9.E]+");
       // plain HTTP to the TLS listener is not served: a TLS alert record (0x15) comes back
       try (java.net.Socket plain = new java.net.Socket(InetAddress.getLoopbackAddress(),
           server.port())) {

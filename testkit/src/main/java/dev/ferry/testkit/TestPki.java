@@ -77,7 +77,7 @@ public final class TestPki {
       Instant now = Instant.now();
       X500Name name = x500(subject);
       X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(name, serial(),
-          Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(2))),
+          Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(90))),
           name, keys.getPublic());
       JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
       b.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
@@ -132,7 +132,7 @@ public final class TestPki {
     private final List<GeneralName> names = new ArrayList<>();
     private KeyType type = KeyType.EC;
     private Instant notBefore = Instant.now().minus(Duration.ofHours(1));
-    private Instant notAfter = Instant.now().plus(Duration.ofDays(2));
+    private Instant notAfter = Instant.now().plus(Duration.ofDays(90));
 
     private Request(String subject) {
       this.subject = subject;
