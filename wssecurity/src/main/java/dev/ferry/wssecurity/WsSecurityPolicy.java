@@ -142,7 +142,9 @@ public final class WsSecurityPolicy {
 
   /**
    * Whether a received UsernameToken with its password as text may come without a Nonce or a
-   * Created time (inbound), which nothing then stops from being sent again.
+   * Created time (inbound) in a message whose Timestamp is not signed: nothing then stops such a
+   * message from being sent again. (In a message with a signed Timestamp it may: the signed
+   * Timestamp is remembered against replays.)
    */
   public boolean allowTextPasswordWithoutNonce() {
     return allowTextPasswordWithoutNonce;
@@ -260,10 +262,10 @@ public final class WsSecurityPolicy {
     }
 
     /**
-     * Lets a UsernameToken with its password as text in without a Nonce and a Created time
-     * (inbound; default: refused). Such a token is the same in every message, so a copy of one
-     * message can be sent again and pass; allow it only for a sender that cannot do better, over
-     * TLS that authenticates the sender too.
+     * Lets a UsernameToken with its password as text in without a Nonce and a Created time,
+     * in a message whose Timestamp is not signed (inbound; default: refused). Such a token is
+     * the same in every message, so a copy of one message can be sent again and pass; allow it
+     * only for a sender that cannot do better, over TLS that authenticates the sender too.
      */
     public Builder allowTextPasswordWithoutNonce(boolean allow) {
       this.allowTextPasswordWithoutNonce = allow;

@@ -119,6 +119,27 @@ class WsSecurityAttacksTest {
   }
 
   @Test
+  void aTextPasswordWithoutNonceAndCreatedCanBeReplayedSoIsRefused() throws IOException {
+    String token = "<wsse:Security xmlns:wsse=\"http://docs.oasis-open.org/wss/2004/01/"
+        + "oasis-200401-wss-wssecurity-secext-1.0.xsd\"><wsse:UsernameToken>"
+        + "<wsse:Username>alice</wsse:Username><wsse:Password Type=\"http://docs.oasis-open.org/"
+        + "wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordText\">wonderland"
+        + "</wsse:Password></wsse:UsernameToken></wsse:Security>";
+    String bare = "<soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\">"
+        + "<soap:Header>" + token + "</soap:Header><soap:Body><o:order xmlns:o=\"urn:shop\"/>"
+        + "</soap:Body></soap:Envelope>";
+    WsSecurityPolicy text = WsSecurityPolicy.builder()
+        .usernameToken(WsSecurityPolicy.Password.TEXT).build();
+    FaultException f = (FaultException) WsSecurityTest.catchFault(
+        () -> in(text).open(parse(bare)));
+    assertThat(f.getCause()).hasMessageContaining("Nonce and Created");
+    WsSecurityPolicy lenient = WsSecurityPolicy.builder()
+        .usernameToken(WsSecurityPolicy.Password.TEXT).allowTextPasswordWithoutNonce(true)
+        .build();
+    assertThat(in(lenient).open(parse(bare)).principal().getName()).isEqualTo("alice");
+  }
+
+  @Test
   void anExpiredTimestamp() throws Exception {
     WsSecurityPolicy shortLived = WsSecurityPolicy.builder().timestamp(Duration.ofSeconds(1))
         .build();

@@ -351,7 +351,9 @@ public final class Inbound {
     if (policy.usernameToken() != null && f.user == null) {
       missing.add("a UsernameToken");
     }
-    if (f.user != null && f.userWithoutNonce && !policy.allowTextPasswordWithoutNonce()) {
+    // a signed Timestamp is remembered against replays, so the token cannot come again in it
+    if (f.user != null && f.userWithoutNonce && !f.timestampSigned
+        && !policy.allowTextPasswordWithoutNonce()) {
       missing.add("a Nonce and Created in its text-password UsernameToken");
     }
     if (policy.timestampTtl() != null && !f.timestamp) {
