@@ -56,13 +56,17 @@ public final class LdapServer implements AutoCloseable {
   private final Dsa dsa;
   private final ServerSocketChannel listener;
   private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+  private final Map<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
   private final Thread acceptor;
+  private final Thread timeouts;
   private volatile boolean closed;
 
   private LdapServer(Dsa dsa, ServerSocketChannel listener) {
     this.dsa = dsa;
     this.listener = listener;
     this.acceptor = Thread.ofVirtual().name("ldap-accept-" + port()).unstarted(this::accept);
+    this.timeouts = Thread.ofVirtual().name("ldap-timeouts-" + port())
+        .unstarted(this::watchTimeouts);
   }
 
   public static Builder builder() {
@@ -151,19 +155,22 @@ public final class LdapServer implements AutoCloseable {
   }
 
   private void serve(SocketChannel channel) {
+    InetAddress address;
     try {
       channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      address = ((InetSocketAddress) channel.getRemoteAddress()).getAddress();
     } catch (IOException e) {
       closeQuietly(channel);
       return;
     }
-    Connection c = new Connection(dsa, this, channel);
-    if (connections.size() >= dsa.limits.maxConnections()) {
-      c.disconnect(ResultCode.BUSY, "LdapServerLimits.maxConnections exceeded: "
-          + (connections.size() + 1) + " > " + dsa.limits.maxConnections());
+    Connection c = new Connection(dsa, this, channel, address);
+    String refused = admit(address);
+    if (refused != null) {
+      c.disconnect(ResultCode.BUSY, refused);
       return;
     }
     connections.add(c);
+    perAddress.merge(address, 1, Integer::sum);
     // A platform thread per connection, not a virtual one: a request that a virtual thread
     // waits for costs a park, a poller wake-up and a carrier hand-off, which measured as half
     // the CPU of a one-client base search (LdapSearchProbe's floor server both ways: 53 against
@@ -171,8 +178,66 @@ public final class LdapServer implements AutoCloseable {
     Thread.ofPlatform().daemon().name("ldap-conn").start(c::serve);
   }
 
+  /**
+   * Makes room for a connection from {@code address}, or returns why there is none. Past
+   * either limit, the connection that has waited longest for a request without binding or
+   * running anything is closed to let the new one in (from the same address, for the limit
+   * per address): clients that sent nothing cannot lock out others, and bound clients keep
+   * their connections.
+   */
+  private String admit(InetAddress address) {
+    LdapServerLimits limits = dsa.limits;
+    int fromAddress = perAddress.getOrDefault(address, 0);
+    if (fromAddress >= limits.maxConnectionsPerAddress() && !evict(address)) {
+      return "LdapServerLimits.maxConnectionsPerAddress exceeded: " + (fromAddress + 1) + " > "
+          + limits.maxConnectionsPerAddress();
+    }
+    if (connections.size() >= limits.maxConnections() && !evict(null)) {
+      return "LdapServerLimits.maxConnections exceeded: " + (connections.size() + 1) + " > "
+          + limits.maxConnections();
+    }
+    return null;
+  }
+
+  /** Closes the longest-waiting anonymous idle connection (from {@code address} if not null). */
+  private boolean evict(InetAddress address) {
+    Connection oldest = null;
+    long oldestSince = 0;
+    for (Connection c : connections) {
+      long since = c.evictableSince();
+      if (since != 0 && (address == null || address.equals(c.address))
+          && (oldest == null || since - oldestSince < 0)) {
+        oldest = c;
+        oldestSince = since;
+      }
+    }
+    if (oldest == null) {
+      return false;
+    }
+    oldest.close();
+    return true;
+  }
+
+  /** Looks at every connection's timeouts a few times per the shortest of them. */
+  private void watchTimeouts() {
+    long tick = Math.clamp(dsa.limits.shortestTimeoutMillis() / 4, 5, 1000);
+    while (!closed) {
+      try {
+        Thread.sleep(tick);
+      } catch (InterruptedException e) {
+        return;
+      }
+      long now = System.nanoTime();
+      for (Connection c : connections) {
+        c.checkTimeouts(now);
+      }
+    }
+  }
+
   void closed(Connection c) {
-    connections.remove(c);
+    if (connections.remove(c)) {
+      perAddress.computeIfPresent(c.address, (a, n) -> n == 1 ? null : n - 1);
+    }
   }
 
   private static void closeQuietly(SocketChannel channel) {
@@ -190,6 +255,7 @@ public final class LdapServer implements AutoCloseable {
       return;
     }
     closed = true;
+    timeouts.interrupt();
     try {
       listener.close();
     } catch (IOException ignored) {
@@ -361,6 +427,7 @@ public final class LdapServer implements AutoCloseable {
       }
       LdapServer server = new LdapServer(dsa, listener);
       server.acceptor.start();
+      server.timeouts.start();
       return server;
     }
 

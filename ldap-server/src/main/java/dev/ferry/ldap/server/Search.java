@@ -3,6 +3,7 @@ package dev.ferry.ldap.server;
 import dev.ferry.asn1.BerException;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.ldap.Control;
+import dev.ferry.ldap.Filter;
 import dev.ferry.ldap.LdapResult;
 import dev.ferry.ldap.PagedResults;
 import dev.ferry.ldap.ProtocolOp.SearchRequest;
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * the size and time limits and, with the paged results control (RFC 2696), one page at a time.
  */
 final class Search {
-  /** Entries walked between looks at the clock. */
+  /** Filter elements evaluated between looks at the clock, about. */
   private static final int CLOCK_EVERY = 64;
   private static final LdapResult SUCCESS = LdapResult.of(ResultCode.SUCCESS);
 
@@ -36,6 +37,8 @@ final class Search {
   private int pageSize;
   private int returned;
   private int walked;
+  private int clockEvery;
+  private int maxExamined;
   private String lastKey;
   private boolean pageFull;
   private LdapResult outcome;
@@ -101,6 +104,8 @@ final class Search {
     deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limitMillis);
     boolean root = connection.isRoot();
     sizeLimit = root ? Integer.MAX_VALUE : dsa.limits.maxSearchResults();
+    maxExamined = root ? Integer.MAX_VALUE : dsa.limits.maxEntriesExamined();
+    clockEvery = Math.max(1, CLOCK_EVERY / elements(request.filter()));
     if (request.sizeLimit() > 0) {
       sizeLimit = Math.min(sizeLimit, request.sizeLimit() - (paging == null ? 0
           : paging.state.returned));
@@ -161,8 +166,13 @@ final class Search {
     if (abandoned) {
       return false;
     }
-    if (++walked % CLOCK_EVERY == 0 && System.nanoTime() - deadline > 0) {
+    if (++walked % clockEvery == 0 && System.nanoTime() - deadline > 0) {
       outcome = LdapResult.of(ResultCode.TIME_LIMIT_EXCEEDED, "time limit exceeded");
+      return false;
+    }
+    if (walked > maxExamined) {
+      outcome = LdapResult.of(ResultCode.ADMIN_LIMIT_EXCEEDED,
+          "LdapServerLimits.maxEntriesExamined exceeded: " + walked + " > " + maxExamined);
       return false;
     }
     if (!matcher.matches(request.filter(), e) || !readable(e)) {
@@ -177,6 +187,25 @@ final class Search {
     lastKey = e.key;
     pageFull = pageSize > 0 && returned == pageSize;
     return !pageFull;
+  }
+
+  /** Returns the number of elements of a filter: what matching it costs, roughly. */
+  static int elements(Filter f) {
+    return switch (f) {
+      case Filter.And and -> 1 + elements(and.filters());
+      case Filter.Or or -> 1 + elements(or.filters());
+      case Filter.Not not -> 1 + elements(not.filter());
+      case Filter.Substrings s -> 1 + s.any().size();
+      default -> 1;
+    };
+  }
+
+  private static int elements(List<Filter> filters) {
+    int n = 0;
+    for (Filter f : filters) {
+      n += elements(f);
+    }
+    return n;
   }
 
   /** The root DSE and the subschema subentry are public: clients need them to connect. */
