@@ -21,8 +21,11 @@ import java.util.Objects;
  *     .build();
  * }</pre>
  *
- * <p>What a client may not read is invisible to it: a search skips it, and a search or compare
- * on it answers noSuchObject. A change it may not make answers insufficientAccessRights.
+ * <p>What a client may not read is not there for it: a search skips it, and every operation
+ * on it (search, compare, modify, modify DN, delete, add below it, password modify) answers
+ * exactly as for a missing entry: noSuchObject, with a matched DN no nearer than the nearest
+ * entry the client may read, and the same message. Only on an entry it may read does a change
+ * it may not make answer insufficientAccessRights.
  */
 public final class AccessRules {
   /** What a rule grants; WRITE includes READ. */

@@ -102,6 +102,11 @@ final class Connection {
     return dsa.access.isRoot(boundKey);
   }
 
+  /** True if the client may read the entry: otherwise it is not there for it. */
+  boolean canSee(StoredEntry e) {
+    return dsa.access.canRead(boundKey, e);
+  }
+
   /** Returns the key of a DN, from the recent ones if it was met lately. */
   String key(String dn) throws OperationException {
     synchronized (recentDns) {

@@ -80,22 +80,39 @@ final class Directory {
   }
 
   /**
-   * Returns the DN of the nearest existing ancestor of {@code dn} (for noSuchObject's matched
-   * DN), or "" if there is none.
+   * Returns the DN of the nearest ancestor of {@code dn} that exists and is {@code visible}
+   * (for noSuchObject's matched DN), or "" if there is none. The entry {@code dn} itself is
+   * never named: whether it is missing or hidden from this caller, it is not there for it.
    */
-  String matchedDn(Dn dn) {
-    for (Dn d = dn; !d.isRoot(); d = d.parent()) {
+  String matchedDn(Dn dn, Predicate<StoredEntry> visible) {
+    if (dn.isRoot()) {
+      return "";
+    }
+    for (Dn d = dn.parent(); !d.isRoot(); d = d.parent()) {
       StoredEntry e = get(d);
-      if (e != null) {
+      if (e != null && visible.test(e)) {
         return e.dnText;
       }
     }
     return "";
   }
 
-  /** Fails with noSuchObject, naming the nearest existing ancestor. */
-  OperationException noSuchObject(Dn dn) {
-    return new OperationException(ResultCode.NO_SUCH_OBJECT, "no entry " + dn, matchedDn(dn));
+  /**
+   * Fails with noSuchObject, naming the nearest ancestor the caller sees: the answer for an
+   * entry hidden from it and for a missing one is the same.
+   */
+  OperationException noSuchObject(Dn dn, Predicate<StoredEntry> visible) {
+    return new OperationException(ResultCode.NO_SUCH_OBJECT, "no entry " + dn,
+        matchedDn(dn, visible));
+  }
+
+  /** Returns the entry named {@code dn} if it exists and is visible; noSuchObject otherwise. */
+  StoredEntry visible(Dn dn, Predicate<StoredEntry> visible) throws OperationException {
+    StoredEntry e = get(dn);
+    if (e == null || !visible.test(e)) {
+      throw noSuchObject(dn, visible);
+    }
+    return e;
   }
 
   /**

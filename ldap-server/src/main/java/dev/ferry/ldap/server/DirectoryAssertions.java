@@ -103,7 +103,7 @@ public final class DirectoryAssertions {
   }
 
   private static String nearest(LdapServer server, String dn) {
-    String matched = server.dsa().directory.matchedDn(Dn.parse(dn));
+    String matched = server.dsa().directory.matchedDn(Dn.parse(dn), e -> true);
     return matched.isEmpty() ? "no ancestor either" : matched;
   }
 

@@ -434,12 +434,15 @@ public final class LdapServer implements AutoCloseable {
     private static void load(Dsa dsa, LdifRecord r, String creator) {
       try {
         switch (r) {
-          case LdifRecord.Entry e -> dsa.updates.add(e.dn(), e.attributes(), creator, true);
-          case LdifRecord.Add a -> dsa.updates.add(a.dn(), a.attributes(), creator, true);
-          case LdifRecord.Delete d -> dsa.updates.delete(d.dn());
-          case LdifRecord.Modify m -> dsa.updates.modify(m.dn(), m.modifications(), creator);
+          case LdifRecord.Entry e -> dsa.updates.add(e.dn(), e.attributes(), creator, true,
+              Updates.EVERYTHING);
+          case LdifRecord.Add a -> dsa.updates.add(a.dn(), a.attributes(), creator, true,
+              Updates.EVERYTHING);
+          case LdifRecord.Delete d -> dsa.updates.delete(d.dn(), Updates.EVERYTHING);
+          case LdifRecord.Modify m -> dsa.updates.modify(m.dn(), m.modifications(), creator,
+              Updates.EVERYTHING);
           case LdifRecord.ModifyDn m -> dsa.updates.modifyDn(m.dn(), m.newRdn(),
-              m.deleteOldRdn(), m.newSuperior(), creator);
+              m.deleteOldRdn(), m.newSuperior(), creator, Updates.EVERYTHING);
         }
       } catch (OperationException e) {
         throw new IllegalArgumentException("LDIF record " + r.dn() + ": "

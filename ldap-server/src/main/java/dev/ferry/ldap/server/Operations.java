@@ -22,6 +22,7 @@ import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSocket;
 
@@ -165,36 +166,39 @@ final class Operations {
     return response(op, result);
   }
 
+  /**
+   * Performs one operation in the order that leaks nothing: an entry the client may not read
+   * answers as a missing one would (noSuchObject, the matched DN no nearer than what it may
+   * read); only then is a change it may not make refused (insufficientAccessRights).
+   */
   private LdapResult perform(ProtocolOp op) throws OperationException {
     String by = connection.boundDn();
+    Predicate<StoredEntry> visible = connection::canSee;
     switch (op) {
       case ProtocolOp.AddRequest a -> {
-        requireWrite(a.entry());
-        dsa.updates.add(a.entry(), a.attributes(), by, false);
+        requireWrite(Updates.parseDn(a.entry()));
+        dsa.updates.add(a.entry(), a.attributes(), by, false, visible);
       }
       case ProtocolOp.DeleteRequest d -> {
-        requireWrite(d.entry());
-        dsa.updates.delete(d.entry());
+        requireWrite(visibleEntry(d.entry()).dn);
+        dsa.updates.delete(d.entry(), visible);
       }
       case ProtocolOp.ModifyRequest mod -> {
-        requireWrite(mod.object());
-        dsa.updates.modify(mod.object(), mod.changes(), by);
+        requireWrite(visibleEntry(mod.object()).dn);
+        dsa.updates.modify(mod.object(), mod.changes(), by, visible);
       }
       case ProtocolOp.ModifyDnRequest r -> {
-        requireWrite(r.entry());
-        Dn old = Updates.parseDn(r.entry());
+        Dn old = visibleEntry(r.entry()).dn;
+        requireWrite(old);
         Dn parent = r.newSuperior() != null ? Updates.parseDn(r.newSuperior())
             : old.rdns().size() > 1 ? old.parent() : Dn.ROOT;
-        requireWrite(parent.child(Updates.parseDn(r.newRdn()).rdns().get(0)).toString());
-        dsa.updates.modifyDn(r.entry(), r.newRdn(), r.deleteOldRdn(), r.newSuperior(), by);
+        requireWrite(parent.child(Updates.parseDn(r.newRdn()).rdns().get(0)));
+        dsa.updates.modifyDn(r.entry(), r.newRdn(), r.deleteOldRdn(), r.newSuperior(), by,
+            visible);
       }
       case ProtocolOp.CompareRequest c -> {
-        StoredEntry e = dsa.updates.existing(Updates.parseDn(c.entry()));
-        if (!dsa.access.canRead(connection.boundKey(), e)) {
-          throw dsa.directory.noSuchObject(e.dn);
-        }
         boolean match = dsa.updates.compare(c.entry(), c.attributeDescription(),
-            c.assertionValue());
+            c.assertionValue(), visible);
         return LdapResult.of(match ? ResultCode.COMPARE_TRUE : ResultCode.COMPARE_FALSE);
       }
       default -> throw new IllegalArgumentException("not an update: " + op);
@@ -202,11 +206,15 @@ final class Operations {
     return LdapResult.of(ResultCode.SUCCESS);
   }
 
-  private void requireWrite(String dnText) throws OperationException {
-    String key = dsa.schema.normalize(Updates.parseDn(dnText));
-    if (!dsa.access.canWrite(connection.boundKey(), key)) {
+  /** Returns the entry if the client may see it; noSuchObject as for a missing one if not. */
+  private StoredEntry visibleEntry(String dnText) throws OperationException {
+    return dsa.directory.visible(Updates.parseDn(dnText), connection::canSee);
+  }
+
+  private void requireWrite(Dn dn) throws OperationException {
+    if (!dsa.access.canWrite(connection.boundKey(), dsa.schema.normalize(dn))) {
       throw new OperationException(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "no write access to "
-          + dnText);
+          + dn);
     }
   }
 
@@ -254,11 +262,12 @@ final class Operations {
       target = target.substring(3);
     }
     Dn dn = Updates.parseDn(target);
-    StoredEntry e = dsa.updates.existing(dn);
-    boolean self = e.key.equals(connection.boundKey());
-    if (!self && !dsa.access.canWrite(connection.boundKey(), e.key)) {
-      throw new OperationException(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "no write access to "
-          + e.dnText);
+    String boundKey = connection.boundKey();
+    Predicate<StoredEntry> visible = s -> s.key.equals(boundKey) || connection.canSee(s);
+    StoredEntry e = dsa.directory.visible(dn, visible); // a hidden user is a missing one
+    boolean self = e.key.equals(boundKey);
+    if (!self) {
+      requireWrite(e.dn);
     }
     if (r.oldPassword() != null) {
       StoredAttribute pw = e.attribute(dsa.schema.type("userPassword"));
@@ -271,7 +280,7 @@ final class Operations {
     ByteString password = generated != null ? generated : r.newPassword();
     dsa.updates.modify(e.dnText, List.of(new Modification(Modification.Type.REPLACE,
         new dev.ferry.ldap.Attribute("userPassword", List.of(Passwords.hash(password))))),
-        connection.boundDn());
+        connection.boundDn(), visible);
     ByteString response = generated == null ? null : encodeGenerated(generated);
     return new ExtendedResponse(LdapResult.of(ResultCode.SUCCESS), null, response);
   }

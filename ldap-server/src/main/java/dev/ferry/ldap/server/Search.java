@@ -142,8 +142,8 @@ final class Search {
         return;
       }
       StoredEntry e = dsa.directory.get(baseKey);
-      if (e == null || !dsa.access.canRead(connection.boundKey(), e)) {
-        throw dsa.directory.noSuchObject(Updates.parseDn(base));
+      if (e == null || !connection.canSee(e)) {
+        throw dsa.directory.noSuchObject(Updates.parseDn(base), connection::canSee);
       }
     }
     String after = paging != null ? paging.state.lastKey : null;
