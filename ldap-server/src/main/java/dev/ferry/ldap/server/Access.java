@@ -40,6 +40,11 @@ final class Access {
     return allows(boundKey, entryKey, AccessRules.Level.WRITE);
   }
 
+  /** True if the client may see the entry's passwords (in results, filters and compares). */
+  boolean canSeeSecrets(String boundKey, StoredEntry e) {
+    return allows(boundKey, e.key, AccessRules.Level.MANAGE);
+  }
+
   private boolean allows(String boundKey, String entryKey, AccessRules.Level level) {
     if (isRoot(boundKey)) {
       return true;
@@ -48,7 +53,7 @@ final class Access {
       return level == AccessRules.Level.READ && anonymousRead;
     }
     if (rules.isEmpty()) {
-      return true;
+      return level != AccessRules.Level.MANAGE; // passwords stay secret without rules too
     }
     for (Compiled r : rules) {
       if (r.level.compareTo(level) >= 0 && within(entryKey, r.subtree)

@@ -21,6 +21,9 @@ import java.util.Objects;
  *     .build();
  * }</pre>
  *
+ * <p>Passwords are secret: only the root DN and clients a rule grants {@link Level#MANAGE}
+ * see them, with or without rules.
+ *
  * <p>What a client may not read is not there for it: a search skips it, and every operation
  * on it (search, compare, modify, modify DN, delete, add below it, password modify) answers
  * exactly as for a missing entry: noSuchObject, with a matched DN no nearer than the nearest
@@ -28,8 +31,13 @@ import java.util.Objects;
  * it may not make answer insufficientAccessRights.
  */
 public final class AccessRules {
-  /** What a rule grants; WRITE includes READ. */
-  public enum Level { READ, WRITE }
+  /**
+   * What a rule grants; each includes those before it. MANAGE adds the passwords ({@code
+   * userPassword}, {@code authPassword}): reading their (hashed) values, matching them in
+   * filters and comparing them. No other client, bound or not, sees them; only binds check
+   * them, and the root DN manages everything.
+   */
+  public enum Level { READ, WRITE, MANAGE }
 
   /** The defaults: anonymous read, and every bound client reads and writes. */
   public static final AccessRules DEFAULTS = builder().build();

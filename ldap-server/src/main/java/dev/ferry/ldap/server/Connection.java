@@ -102,6 +102,11 @@ final class Connection {
     return dsa.access.isRoot(boundKey);
   }
 
+  /** True if the client may see the entry's passwords. */
+  boolean canSeeSecrets(StoredEntry e) {
+    return dsa.access.canSeeSecrets(boundKey, e);
+  }
+
   /** True if the client may read the entry: otherwise it is not there for it. */
   boolean canSee(StoredEntry e) {
     return dsa.access.canRead(boundKey, e);
@@ -390,12 +395,12 @@ final class Connection {
     send(new LdapMessage(id, new ProtocolOp.SearchResultDone(result), controls), true);
   }
 
-  void writeEntry(int id, StoredEntry e, Selection selection, boolean typesOnly)
-      throws IOException {
+  void writeEntry(int id, StoredEntry e, Selection selection, boolean typesOnly,
+      boolean secrets) throws IOException {
     boolean children = selection.hasSubordinates && dsa.directory.hasChildren(e);
     out.lock.lock();
     try {
-      EntryWriter.write(out, id, e, selection, typesOnly, children);
+      EntryWriter.write(out, id, e, selection, typesOnly, children, secrets);
     } finally {
       out.lock.unlock();
     }

@@ -291,6 +291,7 @@ public final class LdapServer implements AutoCloseable {
     private Function<X509Certificate, String> certificateMapper =
         c -> c.getSubjectX500Principal().getName();
     private Clock clock = Clock.systemUTC();
+    private PasswordScheme passwordScheme = PasswordScheme.DEFAULT;
 
     private interface Source {
       List<LdifRecord> read() throws IOException;
@@ -324,7 +325,11 @@ public final class LdapServer implements AutoCloseable {
       return this;
     }
 
-    /** Sets a DN that binds with {@code password} without an entry and may do everything. */
+    /**
+     * Sets a DN that binds with {@code password} without an entry and may do everything. The
+     * password may be given hashed ({@code {SSHA512}...}, as slapd's {@code olcRootPW}); a
+     * clear one is hashed when the server starts and not kept.
+     */
     public Builder rootDn(String dn, String password) {
       Dn.parse(dn);
       this.rootDn = dn;
@@ -397,6 +402,15 @@ public final class LdapServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Hashes the passwords clients and LDIF files give in this scheme (default: {@link
+     * PasswordScheme#DEFAULT}); values already hashed in a scheme the server checks are kept.
+     */
+    public Builder passwordScheme(PasswordScheme scheme) {
+      this.passwordScheme = Objects.requireNonNull(scheme, "scheme");
+      return this;
+    }
+
     Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -411,7 +425,7 @@ public final class LdapServer implements AutoCloseable {
     public LdapServer start() throws IOException {
       boolean checking = schema != null;
       Dsa dsa = new Dsa(checking ? schema : Schema.standard(), checking, limits, suffixes,
-          rootDn, rootPassword, access, tls, certificateMapper, clock);
+          rootDn, rootPassword, access, tls, certificateMapper, clock, passwordScheme);
       String creator = rootDn == null ? "" : Dn.parse(rootDn).toString();
       for (Source s : sources) {
         for (LdifRecord r : s.read()) {

@@ -93,17 +93,27 @@ final class Operations {
       throw new OperationException(ResultCode.INVALID_DN_SYNTAX, "invalid DN: " + name);
     }
     String key = dsa.schema.normalize(dn);
-    if (key.equals(dsa.rootKey) && dsa.rootPassword != null
-        && Passwords.matches(password, new ByteString[] {dsa.rootPassword})) {
-      connection.bound(dsa.rootDn, key);
-      return;
+    String boundDn = null;
+    ByteString[] stored = null;
+    if (key.equals(dsa.rootKey) && dsa.rootPassword != null) {
+      boundDn = dsa.rootDn;
+      stored = new ByteString[] {dsa.rootPassword};
+    } else {
+      StoredEntry e = dsa.directory.get(key);
+      StoredAttribute pw = e == null ? null : e.attribute(dsa.schema.type("userPassword"));
+      if (pw != null) {
+        boundDn = e.dnText;
+        stored = pw.values;
+      }
     }
-    StoredEntry e = dsa.directory.get(key);
-    StoredAttribute pw = e == null ? null : e.attribute(dsa.schema.type("userPassword"));
-    if (pw == null || !Passwords.matches(password, pw.values)) {
+    // An unknown DN costs a hash too: a bind's time must not tell which users exist.
+    if (stored == null) {
+      dsa.passwords.checkAgainstNothing(password);
+    }
+    if (stored == null || !dsa.passwords.matches(password, stored)) {
       throw new OperationException(ResultCode.INVALID_CREDENTIALS, "invalid credentials");
     }
-    connection.bound(e.dnText, key);
+    connection.bound(boundDn, key);
   }
 
   /** SASL EXTERNAL (RFC 4422 appendix A): the identity of the TLS client certificate. */
@@ -198,7 +208,7 @@ final class Operations {
       }
       case ProtocolOp.CompareRequest c -> {
         boolean match = dsa.updates.compare(c.entry(), c.attributeDescription(),
-            c.assertionValue(), visible);
+            c.assertionValue(), visible, connection::canSeeSecrets);
         return LdapResult.of(match ? ResultCode.COMPARE_TRUE : ResultCode.COMPARE_FALSE);
       }
       default -> throw new IllegalArgumentException("not an update: " + op);
@@ -249,7 +259,7 @@ final class Operations {
   /**
    * Password modify (RFC 3062): a bound client changes its own password, or another's it may
    * write; the old password, if given, must match; without a new one the server makes one
-   * and returns it. The new password is stored as {@code {SSHA256}}.
+   * and returns it. The new password is stored hashed in the server's {@link PasswordScheme}.
    */
   private ExtendedResponse passwordModify(ByteString value) throws OperationException {
     if (connection.boundKey().isEmpty()) {
@@ -271,7 +281,7 @@ final class Operations {
     }
     if (r.oldPassword() != null) {
       StoredAttribute pw = e.attribute(dsa.schema.type("userPassword"));
-      if (pw == null || !Passwords.matches(r.oldPassword(), pw.values)) {
+      if (pw == null || !dsa.passwords.matches(r.oldPassword(), pw.values)) {
         throw new OperationException(ResultCode.UNWILLING_TO_PERFORM, "old password does not"
             + " match");
       }
@@ -279,7 +289,7 @@ final class Operations {
     ByteString generated = r.newPassword() == null ? generate() : null;
     ByteString password = generated != null ? generated : r.newPassword();
     dsa.updates.modify(e.dnText, List.of(new Modification(Modification.Type.REPLACE,
-        new dev.ferry.ldap.Attribute("userPassword", List.of(Passwords.hash(password))))),
+        new dev.ferry.ldap.Attribute("userPassword", List.of(dsa.passwords.hash(password))))),
         connection.boundDn(), visible);
     ByteString response = generated == null ? null : encodeGenerated(generated);
     return new ExtendedResponse(LdapResult.of(ResultCode.SUCCESS), null, response);

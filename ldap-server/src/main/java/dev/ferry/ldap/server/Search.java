@@ -175,14 +175,18 @@ final class Search {
           "LdapServerLimits.maxEntriesExamined exceeded: " + walked + " > " + maxExamined);
       return false;
     }
-    if (!matcher.matches(request.filter(), e) || !readable(e)) {
+    if (!readable(e)) {
+      return true;
+    }
+    boolean secrets = connection.canSeeSecrets(e);
+    if (!matcher.matches(request.filter(), e, secrets)) {
       return true;
     }
     if (returned >= sizeLimit) {
       outcome = LdapResult.of(ResultCode.SIZE_LIMIT_EXCEEDED, "size limit exceeded");
       return false;
     }
-    connection.writeEntry(id, e, selection, request.typesOnly());
+    connection.writeEntry(id, e, selection, request.typesOnly(), secrets);
     returned++;
     lastKey = e.key;
     pageFull = pageSize > 0 && returned == pageSize;

@@ -355,9 +355,13 @@ final class Updates {
 
   /** Returns true for compareTrue (RFC 4511 section 4.10). */
   boolean compare(String dnText, String description, ByteString value,
-      Predicate<StoredEntry> visible) throws OperationException {
+      Predicate<StoredEntry> visible, Predicate<StoredEntry> secrets) throws OperationException {
     StoredEntry e = directory.visible(parseDn(dnText), visible);
     AttributeType t = factory.type(description);
+    if (t.secret && !secrets.test(e)) {
+      throw new OperationException(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "no compare access"
+          + " to " + description);
+    }
     if (t.equality == null) {
       throw new OperationException(ResultCode.INAPPROPRIATE_MATCHING, description
           + " has no equality matching rule");
