@@ -21,6 +21,15 @@ import picocli.CommandLine.Spec;
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Serve an in-memory LDAP directory loaded from LDIF files until interrupted"
         + " with Ctrl-C. Changes clients make are kept in memory only.",
+        "", "Who may do what, without --access: clients that have not bound read every entry"
+        + " but never a password (userPassword); bound users read the same and may change"
+        + " their own password (ldappasswd, or a modify of their userPassword) and nothing"
+        + " else; only the --root-dn adds, changes, renames and deletes entries and sees"
+        + " passwords. With --access FILE, the file's rules decide instead (one grant a line:"
+        + " 'to SUBTREE|* by anonymous|users|dn=DN|dn.subtree=DN read|write|manage'; manage"
+        + " also shows passwords). --read-only refuses every change, the root DN's too."
+        + " Passwords given in clear (LDIF, add, modify, ldappasswd) are stored hashed as"
+        + " {PBKDF2-SHA256}.",
         "", "Without --schema any attribute and object class is accepted (matching by the"
         + " standard schema where it knows the attribute); with it, adds and modifies are"
         + " checked against the schema files given (OpenLDAP .schema or LDIF, loaded on Ferry's"
@@ -29,6 +38,7 @@ import picocli.CommandLine.Spec;
         "  ferry ldap serve --ldif data.ldif --port 1389",
         "  ferry ldap serve --ldif data.ldif --suffix dc=example,dc=com \\",
         "      --root-dn cn=admin,dc=example,dc=com --root-password secret",
+        "  ferry ldap serve --ldif data.ldif --access rules.txt --read-only",
         "  ferry ldap serve --ldif data.ldif --schema /etc/ldap/schema/core.schema \\",
         "      --schema /etc/ldap/schema/cosine.schema \\",
         "      --schema /etc/ldap/schema/inetorgperson.schema",
@@ -65,14 +75,25 @@ final class LdapServe implements Callable<Integer> {
   List<String> schema = new ArrayList<>();
 
   @Option(names = "--no-anonymous-read", negatable = true, defaultValue = "true",
-      description = "Let clients that have not bound read the directory. Default: they may.")
+      description = "Without --access: let clients that have not bound read the directory"
+          + " (never passwords). Default: they may.")
   boolean anonymousRead;
+
+  @Option(names = "--access", paramLabel = "FILE",
+      description = "Access rules, one grant a line: to SUBTREE|* by WHO LEVEL (WHO: anonymous,"
+          + " users, dn=DN, dn.subtree=DN; LEVEL: read, write, manage). Only what the file"
+          + " grants is allowed; the root DN may do everything.")
+  Path access;
+
+  @Option(names = "--read-only",
+      description = "Refuse every change clients ask for, the root DN's too.")
+  boolean readOnly;
 
   @Override
   public Integer call() throws IOException {
     check();
     LdapServer.Builder b = LdapServer.builder().address(InetAddress.getByName(host)).port(port)
-        .access(AccessRules.builder().anonymousRead(anonymousRead).build());
+        .access(rules()).readOnly(readOnly);
     for (String s : suffixes) {
       b.suffix(s);
     }
@@ -89,13 +110,31 @@ final class LdapServe implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       out.println("LDAP server at " + server.url() + " (" + server.entryCount() + " entries"
           + (schema.isEmpty() ? "" : ", schema checked") + (rootDn == null ? ""
-          : ", root DN " + rootDn) + ")");
+          : ", root DN " + rootDn) + (access == null ? ", default access" : ", access from "
+          + access) + (readOnly ? ", read-only" : "") + ")");
       out.println("Ctrl-C stops it.");
       out.flush();
       ServeCommand.RunUntilStopped.run(server);
     }
     spec.commandLine().getOut().println("stopped");
     return 0;
+  }
+
+  /**
+   * The file's rules, or the default: anonymous read if not turned off, bound users read
+   * everything (passwords never, their own password they may change), the root DN writes.
+   */
+  private AccessRules rules() throws IOException {
+    if (access != null) {
+      try {
+        return AccessRules.read(access);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--access " + access + ": "
+            + e.getMessage());
+      }
+    }
+    return AccessRules.builder().anonymousRead(anonymousRead)
+        .allowBoundUsers("", AccessRules.Level.READ).build();
   }
 
   private Schema schema() throws IOException {
@@ -121,6 +160,14 @@ final class LdapServe implements Callable<Integer> {
       if (!Files.isRegularFile(f)) {
         throw new ParameterException(spec.commandLine(), "--ldif: no such file: " + f);
       }
+    }
+    if (access != null && !Files.isRegularFile(access)) {
+      throw new ParameterException(spec.commandLine(), "--access: no such file: " + access);
+    }
+    if (access != null && spec.commandLine().getParseResult().hasMatchedOption(
+        "--no-anonymous-read")) {
+      throw new ParameterException(spec.commandLine(), "--access and --[no-]anonymous-read:"
+          + " the file says who may read");
     }
   }
 }

@@ -31,6 +31,7 @@ final class Dsa {
   final String rootDn;
   final ByteString rootPassword; // hashed
   final Passwords passwords;
+  final boolean readOnly;
   final SSLContext tls;
   final Function<X509Certificate, String> certificateMapper;
   final StoredEntry subschema;
@@ -41,7 +42,8 @@ final class Dsa {
   Dsa(Schema schema, boolean checking, LdapServerLimits limits, List<Dn> suffixes,
       String rootDn, ByteString rootPassword, AccessRules rules, SSLContext tls,
       Function<X509Certificate, String> certificateMapper, Clock clock,
-      PasswordScheme passwordScheme) {
+      PasswordScheme passwordScheme, boolean readOnly) {
+    this.readOnly = readOnly;
     this.passwords = new Passwords(passwordScheme);
     this.schema = schema;
     this.limits = limits;

@@ -292,6 +292,7 @@ public final class LdapServer implements AutoCloseable {
         c -> c.getSubjectX500Principal().getName();
     private Clock clock = Clock.systemUTC();
     private PasswordScheme passwordScheme = PasswordScheme.DEFAULT;
+    private boolean readOnly;
 
     private interface Source {
       List<LdifRecord> read() throws IOException;
@@ -411,6 +412,15 @@ public final class LdapServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Refuses every change clients ask for (add, delete, modify, modify DN, password modify:
+     * unwillingToPerform), the root DN's too; the LDIF is still loaded at start.
+     */
+    public Builder readOnly(boolean readOnly) {
+      this.readOnly = readOnly;
+      return this;
+    }
+
     Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -425,7 +435,8 @@ public final class LdapServer implements AutoCloseable {
     public LdapServer start() throws IOException {
       boolean checking = schema != null;
       Dsa dsa = new Dsa(checking ? schema : Schema.standard(), checking, limits, suffixes,
-          rootDn, rootPassword, access, tls, certificateMapper, clock, passwordScheme);
+          rootDn, rootPassword, access, tls, certificateMapper, clock, passwordScheme,
+          readOnly);
       String creator = rootDn == null ? "" : Dn.parse(rootDn).toString();
       for (Source s : sources) {
         for (LdifRecord r : s.read()) {

@@ -169,6 +169,9 @@ final class Operations {
       if (refused != null) {
         return response(op, refused);
       }
+      if (dsa.readOnly && !(op instanceof ProtocolOp.CompareRequest)) {
+        throw readOnly();
+      }
       result = perform(op);
     } catch (OperationException e) {
       result = e.result;
@@ -194,8 +197,12 @@ final class Operations {
         dsa.updates.delete(d.entry(), visible);
       }
       case ProtocolOp.ModifyRequest mod -> {
-        requireWrite(visibleEntry(mod.object()).dn);
-        dsa.updates.modify(mod.object(), mod.changes(), by, visible);
+        Predicate<StoredEntry> orSelf = this::selfOrVisible;
+        StoredEntry e = dsa.directory.visible(Updates.parseDn(mod.object()), orSelf);
+        if (!isSelf(e) || !onlyPasswords(mod.changes())) { // users change their own password
+          requireWrite(e.dn);
+        }
+        dsa.updates.modify(mod.object(), mod.changes(), by, orSelf);
       }
       case ProtocolOp.ModifyDnRequest r -> {
         Dn old = visibleEntry(r.entry()).dn;
@@ -214,6 +221,23 @@ final class Operations {
       default -> throw new IllegalArgumentException("not an update: " + op);
     }
     return LdapResult.of(ResultCode.SUCCESS);
+  }
+
+  private boolean isSelf(StoredEntry e) {
+    return e.key.equals(connection.boundKey());
+  }
+
+  private boolean selfOrVisible(StoredEntry e) {
+    return isSelf(e) || connection.canSee(e);
+  }
+
+  private boolean onlyPasswords(List<Modification> changes) throws OperationException {
+    for (Modification m : changes) {
+      if (!dsa.factory.type(m.attribute().description()).secret) {
+        return false;
+      }
+    }
+    return !changes.isEmpty();
   }
 
   /** Returns the entry if the client may see it; noSuchObject as for a missing one if not. */
@@ -261,7 +285,15 @@ final class Operations {
    * write; the old password, if given, must match; without a new one the server makes one
    * and returns it. The new password is stored hashed in the server's {@link PasswordScheme}.
    */
+  private static OperationException readOnly() {
+    return new OperationException(ResultCode.UNWILLING_TO_PERFORM, "this directory is"
+        + " read-only");
+  }
+
   private ExtendedResponse passwordModify(ByteString value) throws OperationException {
+    if (dsa.readOnly) {
+      throw readOnly();
+    }
     if (connection.boundKey().isEmpty()) {
       throw new OperationException(ResultCode.UNWILLING_TO_PERFORM, "only authenticated users"
           + " may change passwords");
@@ -272,11 +304,9 @@ final class Operations {
       target = target.substring(3);
     }
     Dn dn = Updates.parseDn(target);
-    String boundKey = connection.boundKey();
-    Predicate<StoredEntry> visible = s -> s.key.equals(boundKey) || connection.canSee(s);
+    Predicate<StoredEntry> visible = this::selfOrVisible;
     StoredEntry e = dsa.directory.visible(dn, visible); // a hidden user is a missing one
-    boolean self = e.key.equals(boundKey);
-    if (!self) {
+    if (!isSelf(e)) {
       requireWrite(e.dn);
     }
     if (r.oldPassword() != null) {
