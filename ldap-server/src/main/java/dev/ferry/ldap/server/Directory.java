@@ -4,6 +4,7 @@ import dev.ferry.ldap.Dn;
 import dev.ferry.ldap.ResultCode;
 import dev.ferry.ldap.SearchScope;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -23,12 +24,18 @@ final class Directory {
   private static final char AFTER_SUBTREE = Schema.RDN_SEPARATOR + 1;
 
   final Schema schema;
+  final Indexes indexes;
   final ReentrantLock writeLock = new ReentrantLock();
   private final ConcurrentSkipListMap<String, StoredEntry> entries = new ConcurrentSkipListMap<>();
   private final List<String> suffixKeys;
 
   Directory(Schema schema, List<Dn> suffixes) {
+    this(schema, suffixes, new Indexes(schema, Map.of()));
+  }
+
+  Directory(Schema schema, List<Dn> suffixes, Indexes indexes) {
     this.schema = schema;
+    this.indexes = indexes;
     List<String> keys = new ArrayList<>();
     for (Dn s : suffixes) {
       keys.add(schema.normalize(s));
@@ -50,11 +57,20 @@ final class Directory {
 
   /** Puts an entry (under the write lock); returns the one it replaced, if any. */
   StoredEntry put(StoredEntry e) {
-    return entries.put(e.key, e);
+    StoredEntry old = entries.put(e.key, e);
+    if (old != null) {
+      indexes.remove(old);
+    }
+    indexes.add(e);
+    return old;
   }
 
   StoredEntry remove(String key) {
-    return entries.remove(key);
+    StoredEntry old = entries.remove(key);
+    if (old != null) {
+      indexes.remove(old);
+    }
+    return old;
   }
 
   boolean hasChildren(StoredEntry e) {
@@ -136,6 +152,36 @@ final class Directory {
     }
   }
 
+  /**
+   * Like {@link #scan}, over the entries among {@code candidates} only, in key order; returns
+   * false if it cannot (one level below the root, whose children are not one key range).
+   */
+  boolean scan(String baseKey, SearchScope scope, String afterKey, Candidates candidates,
+      Predicate<StoredEntry> visitor) {
+    if (scope == SearchScope.BASE_OBJECT || (baseKey.isEmpty()
+        && scope == SearchScope.SINGLE_LEVEL)) {
+      return false;
+    }
+    String from = afterKey != null ? afterKey : baseKey.isEmpty() ? null : baseKey;
+    boolean inclusive = afterKey == null;
+    String end = baseKey.isEmpty() ? null : baseKey + AFTER_SUBTREE;
+    String prefix = baseKey + Schema.RDN_SEPARATOR;
+    for (Iterator<String> it = candidates.iterator(from, inclusive, end); it.hasNext(); ) {
+      String key = it.next();
+      boolean inScope = switch (scope) {
+        case SINGLE_LEVEL -> key.startsWith(prefix)
+            && key.indexOf(Schema.RDN_SEPARATOR, prefix.length()) < 0;
+        case SUBORDINATE_SUBTREE -> !key.equals(baseKey);
+        default -> true;
+      };
+      StoredEntry e = inScope ? entries.get(key) : null;
+      if (e != null && !visitor.test(e)) {
+        break;
+      }
+    }
+    return true;
+  }
+
   private void subtree(String baseKey, String afterKey, Predicate<StoredEntry> visitor) {
     Map<String, StoredEntry> range;
     if (baseKey.isEmpty()) {
@@ -180,7 +226,11 @@ final class Directory {
     writeLock.lock();
     try {
       entries.clear();
+      indexes.clear();
       entries.putAll(snapshot);
+      for (StoredEntry e : snapshot.values()) {
+        indexes.add(e);
+      }
     } finally {
       writeLock.unlock();
     }

@@ -42,7 +42,7 @@ final class Dsa {
   Dsa(Schema schema, boolean checking, LdapServerLimits limits, List<Dn> suffixes,
       String rootDn, ByteString rootPassword, AccessRules rules, SSLContext tls,
       Function<X509Certificate, String> certificateMapper, Clock clock,
-      PasswordScheme passwordScheme, boolean readOnly) {
+      PasswordScheme passwordScheme, boolean readOnly, Indexes indexes) {
     this.readOnly = readOnly;
     this.passwords = new Passwords(passwordScheme);
     this.schema = schema;
@@ -50,7 +50,7 @@ final class Dsa {
     this.anonymousLimits = limits.requestLimits(false);
     this.boundLimits = limits.requestLimits(true);
     this.suffixes = List.copyOf(suffixes);
-    this.directory = new Directory(schema, suffixes);
+    this.directory = new Directory(schema, suffixes, indexes);
     this.factory = new EntryFactory(schema, checking ? new SchemaChecker(schema) : null, clock,
         passwords);
     this.updates = new Updates(directory, factory, limits.maxEntries());

@@ -20,6 +20,8 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -293,6 +295,7 @@ public final class LdapServer implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private PasswordScheme passwordScheme = PasswordScheme.DEFAULT;
     private boolean readOnly;
+    private final Map<String, Set<IndexType>> indexes = new LinkedHashMap<>();
 
     private interface Source {
       List<LdifRecord> read() throws IOException;
@@ -421,6 +424,27 @@ public final class LdapServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Indexes {@code attribute} (and its subtypes) for the filters {@code types} name, as
+     * slapd's {@code olcDbIndex}: {@code index("uid", EQUALITY)} is {@code uid eq}. Every
+     * search whose filter an index can narrow (an item on an indexed attribute, an and with one
+     * such part, an or of them) looks at the entries its indexes name instead of its whole
+     * scope; an anonymous search that cannot is refused past {@link
+     * LdapServerLimits#maxUnindexedEntriesAnonymous}.
+     *
+     * @throws IllegalArgumentException at {@link #start} for a password attribute or a type
+     *     without the rule the index needs
+     */
+    public Builder index(String attribute, IndexType... types) {
+      Objects.requireNonNull(attribute, "attribute");
+      if (types.length == 0) {
+        throw new IllegalArgumentException("no index types for " + attribute);
+      }
+      indexes.computeIfAbsent(attribute, a -> EnumSet.noneOf(IndexType.class))
+          .addAll(List.of(types));
+      return this;
+    }
+
     Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -436,7 +460,7 @@ public final class LdapServer implements AutoCloseable {
       boolean checking = schema != null;
       Dsa dsa = new Dsa(checking ? schema : Schema.standard(), checking, limits, suffixes,
           rootDn, rootPassword, access, tls, certificateMapper, clock, passwordScheme,
-          readOnly);
+          readOnly, new Indexes(checking ? schema : Schema.standard(), indexes));
       String creator = rootDn == null ? "" : Dn.parse(rootDn).toString();
       for (Source s : sources) {
         for (LdifRecord r : s.read()) {

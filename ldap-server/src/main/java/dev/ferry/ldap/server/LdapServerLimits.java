@@ -44,6 +44,10 @@ import java.util.Objects;
  *   <tr><td>{@code maxEntriesExamined}</td><td>{@value #DEFAULT_MAX_ENTRIES_EXAMINED}</td>
  *       <td>entries one search request looks at, matching or not; then
  *       {@code adminLimitExceeded}</td></tr>
+ *   <tr><td>{@code maxUnindexedEntriesAnonymous}</td>
+ *       <td>{@value #DEFAULT_MAX_UNINDEXED_ENTRIES_ANONYMOUS}</td>
+ *       <td>entries an anonymous search may look at when no index narrows its filter; then
+ *       {@code adminLimitExceeded}</td></tr>
  *   <tr><td>{@code maxPagedSearchesPerConnection}</td>
  *       <td>{@value #DEFAULT_MAX_PAGED_SEARCHES_PER_CONNECTION}</td>
  *       <td>paged searches whose position the server keeps for one connection</td></tr>
@@ -65,6 +69,7 @@ public final class LdapServerLimits {
   public static final long DEFAULT_WRITE_TIMEOUT_MILLIS = 60_000;
   public static final int DEFAULT_MAX_OPERATIONS_PER_CONNECTION = 100;
   public static final int DEFAULT_MAX_ENTRIES_EXAMINED = 100_000;
+  public static final int DEFAULT_MAX_UNINDEXED_ENTRIES_ANONYMOUS = 10_000;
   public static final int DEFAULT_MAX_SEARCH_RESULTS = 1000;
   public static final long DEFAULT_MAX_SEARCH_TIME_MILLIS = 60_000;
   public static final int DEFAULT_MAX_PAGED_SEARCHES_PER_CONNECTION = 16;
@@ -83,6 +88,7 @@ public final class LdapServerLimits {
   private final long writeTimeoutMillis;
   private final int maxOperationsPerConnection;
   private final int maxEntriesExamined;
+  private final int maxUnindexedEntriesAnonymous;
   private final int maxSearchResults;
   private final long maxSearchTimeMillis;
   private final int maxPagedSearchesPerConnection;
@@ -101,6 +107,7 @@ public final class LdapServerLimits {
     this.writeTimeoutMillis = b.writeTimeoutMillis;
     this.maxOperationsPerConnection = b.maxOperationsPerConnection;
     this.maxEntriesExamined = b.maxEntriesExamined;
+    this.maxUnindexedEntriesAnonymous = b.maxUnindexedEntriesAnonymous;
     this.maxSearchResults = b.maxSearchResults;
     this.maxSearchTimeMillis = b.maxSearchTimeMillis;
     this.maxPagedSearchesPerConnection = b.maxPagedSearchesPerConnection;
@@ -122,6 +129,7 @@ public final class LdapServerLimits {
         .readTimeoutMillis(readTimeoutMillis).writeTimeoutMillis(writeTimeoutMillis)
         .maxOperationsPerConnection(maxOperationsPerConnection)
         .maxEntriesExamined(maxEntriesExamined)
+        .maxUnindexedEntriesAnonymous(maxUnindexedEntriesAnonymous)
         .maxSearchResults(maxSearchResults).maxSearchTimeMillis(maxSearchTimeMillis)
         .maxPagedSearchesPerConnection(maxPagedSearchesPerConnection).maxEntries(maxEntries)
         .ldap(ldap);
@@ -171,6 +179,10 @@ public final class LdapServerLimits {
     return maxEntriesExamined;
   }
 
+  public int maxUnindexedEntriesAnonymous() {
+    return maxUnindexedEntriesAnonymous;
+  }
+
   /** The shortest of the timeouts: how often they need looking at. */
   long shortestTimeoutMillis() {
     return Math.min(Math.min(idleTimeoutMillisAnonymous, idleTimeoutMillis),
@@ -213,7 +225,8 @@ public final class LdapServerLimits {
         + idleTimeoutMillis + ", readTimeoutMillisAnonymous=" + readTimeoutMillisAnonymous
         + ", readTimeoutMillis=" + readTimeoutMillis + ", writeTimeoutMillis="
         + writeTimeoutMillis + ", maxOperationsPerConnection=" + maxOperationsPerConnection
-        + ", maxEntriesExamined=" + maxEntriesExamined + ", maxSearchResults="
+        + ", maxEntriesExamined=" + maxEntriesExamined + ", maxUnindexedEntriesAnonymous="
+        + maxUnindexedEntriesAnonymous + ", maxSearchResults="
         + maxSearchResults + ", maxSearchTimeMillis=" + maxSearchTimeMillis
         + ", maxPagedSearchesPerConnection=" + maxPagedSearchesPerConnection + ", maxEntries="
         + maxEntries + ", ldap="
@@ -233,6 +246,7 @@ public final class LdapServerLimits {
     private long writeTimeoutMillis = DEFAULT_WRITE_TIMEOUT_MILLIS;
     private int maxOperationsPerConnection = DEFAULT_MAX_OPERATIONS_PER_CONNECTION;
     private int maxEntriesExamined = DEFAULT_MAX_ENTRIES_EXAMINED;
+    private int maxUnindexedEntriesAnonymous = DEFAULT_MAX_UNINDEXED_ENTRIES_ANONYMOUS;
     private int maxSearchResults = DEFAULT_MAX_SEARCH_RESULTS;
     private long maxSearchTimeMillis = DEFAULT_MAX_SEARCH_TIME_MILLIS;
     private int maxPagedSearchesPerConnection = DEFAULT_MAX_PAGED_SEARCHES_PER_CONNECTION;
@@ -283,6 +297,11 @@ public final class LdapServerLimits {
 
     public Builder writeTimeoutMillis(long value) {
       writeTimeoutMillis = positive("writeTimeoutMillis", value);
+      return this;
+    }
+
+    public Builder maxUnindexedEntriesAnonymous(int value) {
+      maxUnindexedEntriesAnonymous = (int) positive("maxUnindexedEntriesAnonymous", value);
       return this;
     }
 

@@ -11,6 +11,7 @@ import dev.ferry.ldap.ResultCode;
 import dev.ferry.ldap.SearchScope;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,6 +40,7 @@ final class Search {
   private int walked;
   private int clockEvery;
   private int maxExamined;
+  private String examinedLimit;
   private String lastKey;
   private boolean pageFull;
   private LdapResult outcome;
@@ -105,6 +107,7 @@ final class Search {
     boolean root = connection.isRoot();
     sizeLimit = root ? Integer.MAX_VALUE : dsa.limits.maxSearchResults();
     maxExamined = root ? Integer.MAX_VALUE : dsa.limits.maxEntriesExamined();
+    examinedLimit = "LdapServerLimits.maxEntriesExamined";
     clockEvery = Math.max(1, CLOCK_EVERY / elements(request.filter()));
     if (request.sizeLimit() > 0) {
       sizeLimit = Math.min(sizeLimit, request.sizeLimit() - (paging == null ? 0
@@ -148,14 +151,21 @@ final class Search {
     }
     String after = paging != null ? paging.state.lastKey : null;
     IOException[] failure = new IOException[1];
-    dsa.directory.scan(baseKey, scope, after, e -> {
+    Predicate<StoredEntry> visitor = e -> {
       try {
         return offer(e);
       } catch (IOException io) {
         failure[0] = io;
         return false;
       }
-    });
+    };
+    Candidates candidates = scope == SearchScope.BASE_OBJECT ? null
+        : dsa.directory.indexes.plan(request.filter(), maxExamined);
+    if (candidates == null || !dsa.directory.scan(baseKey, scope, after, candidates,
+        visitor)) {
+      unindexed(scope);
+      dsa.directory.scan(baseKey, scope, after, visitor);
+    }
     if (failure[0] != null) {
       throw failure[0];
     }
@@ -172,7 +182,8 @@ final class Search {
     }
     if (walked > maxExamined) {
       outcome = LdapResult.of(ResultCode.ADMIN_LIMIT_EXCEEDED,
-          "LdapServerLimits.maxEntriesExamined exceeded: " + walked + " > " + maxExamined);
+          examinedLimit + " exceeded: " + walked + " > " + maxExamined
+          + (examinedLimit.endsWith("Anonymous") ? " (no index narrows the filter)" : ""));
       return false;
     }
     if (!readable(e)) {
@@ -191,6 +202,16 @@ final class Search {
     lastKey = e.key;
     pageFull = pageSize > 0 && returned == pageSize;
     return !pageFull;
+  }
+
+  /** An anonymous search that walks its whole scope may look at fewer entries. */
+  private void unindexed(SearchScope scope) {
+    int limit = dsa.limits.maxUnindexedEntriesAnonymous();
+    if (scope != SearchScope.BASE_OBJECT && connection.boundKey().isEmpty()
+        && limit < maxExamined) {
+      maxExamined = limit;
+      examinedLimit = "LdapServerLimits.maxUnindexedEntriesAnonymous";
+    }
   }
 
   /** Returns the number of elements of a filter: what matching it costs, roughly. */

@@ -131,7 +131,7 @@ class SlapdDifferentialTest {
         differences.add(change + ": slapd " + a + ", Ferry " + b);
       }
       if (a.equals(ResultCode.SUCCESS)) {
-        track(change);
+        track(generator, change);
       } else {
         failed++;
       }
@@ -145,7 +145,8 @@ class SlapdDifferentialTest {
     assertEquals("", String.join("\n", afterwards));
   }
 
-  private static void track(ProtocolOp change) {
+  /** Tells the generator what a change that succeeded added and removed. */
+  static void track(DirectoryGenerator generator, ProtocolOp change) {
     switch (change) {
       case ProtocolOp.DeleteRequest d -> generator.removed(d.entry());
       case ProtocolOp.AddRequest a -> generator.added(a.entry());
