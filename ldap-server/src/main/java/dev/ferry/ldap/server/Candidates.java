@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
+import java.util.function.IntSupplier;
 
 /**
  * The keys of the entries a filter may be TRUE for, as its indexes say: a superset of the
@@ -43,30 +45,20 @@ abstract class Candidates {
   };
 
   static Candidates of(Posting p) {
-    return p == null ? NONE : new Candidates() {
-      @Override
-      long estimate() {
-        return p.size();
-      }
-
-      @Override
-      boolean contains(String key) {
-        return p.contains(key);
-      }
-
-      @Override
-      Iterator<String> iterator(String from, boolean inclusive, String end) {
-        return p.iterator(from, inclusive, end);
-      }
-    };
+    return p == null ? NONE : sorted(p.keys(), p::size);
   }
 
   /** The keys of a set made for one search (an ordering range gathered). */
-  static Candidates of(java.util.NavigableSet<String> keys) {
+  static Candidates of(NavigableSet<String> keys) {
+    int size = keys.size();
+    return sorted(keys, () -> size);
+  }
+
+  private static Candidates sorted(NavigableSet<String> keys, IntSupplier size) {
     return new Candidates() {
       @Override
       long estimate() {
-        return keys.size();
+        return size.getAsInt();
       }
 
       @Override
@@ -76,10 +68,16 @@ abstract class Candidates {
 
       @Override
       Iterator<String> iterator(String from, boolean inclusive, String end) {
-        var tail = from == null ? keys : keys.tailSet(from, inclusive);
-        return (end == null ? tail : tail.headSet(end, false)).iterator();
+        return range(keys, from, inclusive, end);
       }
     };
+  }
+
+  /** The keys of a sorted set from {@code from} and before {@code end} (null: unbounded). */
+  static Iterator<String> range(NavigableSet<String> keys, String from, boolean inclusive,
+      String end) {
+    NavigableSet<String> tail = from == null ? keys : keys.tailSet(from, inclusive);
+    return (end == null ? tail : tail.headSet(end, false)).iterator();
   }
 
   /** The keys in every one of {@code parts}. */

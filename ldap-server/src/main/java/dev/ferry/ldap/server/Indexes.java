@@ -119,8 +119,8 @@ final class Indexes {
     }
     // a fresh presence posting cannot be swapped in a final field: empty it key by key
     for (Index x : indexes.values()) {
-      for (var it = x.present.iterator(null, false, null); it.hasNext(); ) {
-        x.present.remove(it.next());
+      for (String key : List.copyOf(x.present.keys())) {
+        x.present.remove(key);
       }
     }
   }
@@ -346,8 +346,8 @@ final class Indexes {
   private static Candidates gather(Map<Object, Posting> range, int maxGathered) {
     TreeSet<String> keys = new TreeSet<>();
     for (Posting p : range.values()) {
-      for (var it = p.iterator(null, false, null); it.hasNext(); ) {
-        keys.add(it.next());
+      for (String key : p.keys()) {
+        keys.add(key);
         if (keys.size() > maxGathered) {
           return null;
         }

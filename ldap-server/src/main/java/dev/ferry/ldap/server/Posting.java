@@ -1,6 +1,6 @@
 package dev.ferry.ldap.server;
 
-import java.util.Iterator;
+import java.util.NavigableSet;
 import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
@@ -32,12 +32,8 @@ final class Posting {
     return keys.contains(key);
   }
 
-  /**
-   * The keys from {@code from} (all if null; itself only if {@code inclusive}) and before
-   * {@code end} (no bound if null).
-   */
-  Iterator<String> iterator(String from, boolean inclusive, String end) {
-    var tail = from == null ? keys : keys.tailSet(from, inclusive);
-    return (end == null ? tail : tail.headSet(end, false)).iterator();
+  /** The keys, read-only by contract: only {@link #add} and {@link #remove} change them. */
+  NavigableSet<String> keys() {
+    return keys;
   }
 }
