@@ -1,6 +1,7 @@
 package dev.ferry.cli;
 
 import dev.ferry.ldap.server.AccessRules;
+import dev.ferry.ldap.server.IndexType;
 import dev.ferry.ldap.server.LdapServer;
 import dev.ferry.ldap.server.Schema;
 import java.io.IOException;
@@ -39,6 +40,7 @@ import picocli.CommandLine.Spec;
         "  ferry ldap serve --ldif data.ldif --suffix dc=example,dc=com \\",
         "      --root-dn cn=admin,dc=example,dc=com --root-password secret",
         "  ferry ldap serve --ldif data.ldif --access rules.txt --read-only",
+        "  ferry ldap serve --ldif data.ldif --index uid=eq --index cn=eq,sub,pres",
         "  ferry ldap serve --ldif data.ldif --schema /etc/ldap/schema/core.schema \\",
         "      --schema /etc/ldap/schema/cosine.schema \\",
         "      --schema /etc/ldap/schema/inetorgperson.schema",
@@ -85,6 +87,12 @@ final class LdapServe implements Callable<Integer> {
           + " grants is allowed; the root DN may do everything.")
   Path access;
 
+  @Option(names = "--index", paramLabel = "ATTRIBUTE=KINDS",
+      description = "Index an attribute, as slapd's olcDbIndex (repeat for more): KINDS is a"
+          + " comma-separated list of eq, pres, sub, ord; for example uid=eq or cn=eq,sub."
+          + " Anonymous searches no index narrows are refused past 10,000 entries.")
+  List<String> indexes = new ArrayList<>();
+
   @Option(names = "--read-only",
       description = "Refuse every change clients ask for, the root DN's too.")
   boolean readOnly;
@@ -105,6 +113,9 @@ final class LdapServe implements Callable<Integer> {
     }
     for (Path f : ldif) {
       b.ldif(f);
+    }
+    for (String index : indexes) {
+      index(b, index);
     }
     try (LdapServer server = b.start()) {
       PrintWriter out = spec.commandLine().getOut();
@@ -135,6 +146,26 @@ final class LdapServe implements Callable<Integer> {
     }
     return AccessRules.builder().anonymousRead(anonymousRead)
         .allowBoundUsers("", AccessRules.Level.READ).build();
+  }
+
+  private void index(LdapServer.Builder b, String option) {
+    int eq = option.indexOf('=');
+    if (eq < 1 || eq == option.length() - 1) {
+      throw new ParameterException(spec.commandLine(), "--index " + option
+          + " (expected: ATTRIBUTE=KINDS, such as uid=eq or cn=eq,sub)");
+    }
+    List<IndexType> kinds = new ArrayList<>();
+    for (String kind : option.substring(eq + 1).split(",")) {
+      kinds.add(switch (kind.strip()) {
+        case "eq" -> IndexType.EQUALITY;
+        case "pres" -> IndexType.PRESENCE;
+        case "sub" -> IndexType.SUBSTRING;
+        case "ord" -> IndexType.ORDERING;
+        default -> throw new ParameterException(spec.commandLine(), "--index " + option
+            + ": '" + kind + "' (expected: eq, pres, sub or ord)");
+      });
+    }
+    b.index(option.substring(0, eq).strip(), kinds.toArray(IndexType[]::new));
   }
 
   private Schema schema() throws IOException {

@@ -246,6 +246,27 @@ class LdapCliTest {
   }
 
   @Test
+  void indexesNarrowAnonymousSearchesTheLimitWouldRefuse() throws Exception {
+    Path data = Files.writeString(dir.resolve("data.ldif"), LDIF + peopleLdif(10_001));
+    try (RunningFerry serve = new RunningFerry("ldap", "serve", "--ldif", data.toString(),
+        "--port", "0", "--index", "uid=eq", "--index", "cn=eq,sub")) {
+      String url = serve.awaitUrl("LDAP server at ");
+      Result indexed = ferry("ldap", "search", "--url", url, "--base", "dc=example,dc=com",
+          "(|(uid=p9999)(cn=*P 1000*))", "1.1");
+      assertThat(indexed.exit()).as(indexed.err()).isZero();
+      assertThat(ldif(indexed.out())).hasSize(3); // p9999, p1000 and p10000
+      Result unindexed = ferry("ldap", "search", "--url", url, "--base", "dc=example,dc=com",
+          "(sn=nobody)", "1.1");
+      assertThat(unindexed.exit()).isEqualTo(5);
+      assertThat(unindexed.err()).contains("adminLimitExceeded (11)");
+      assertThat(serve.stop()).isZero();
+    }
+    Result bad = ferry("ldap", "serve", "--ldif", data.toString(), "--index", "uid=exact");
+    assertThat(bad.exit()).isEqualTo(2);
+    assertThat(bad.err()).contains("expected: eq, pres, sub or ord");
+  }
+
+  @Test
   void helpSaysWhatTheDefaultAllows() {
     Result r = ferry("ldap", "serve", "--help");
     assertThat(r.exit()).isZero();
