@@ -21,14 +21,24 @@ public class BerException extends DecodeException {
   }
 
   private BerException(String limitName, long limit, long actual, long byteOffset,
-      String context) {
-    super(limitReason(limitName, limit, actual), byteOffset, context, true, limitName, limit,
+      String context, boolean fatal) {
+    super(limitReason(limitName, limit, actual), byteOffset, context, fatal, limitName, limit,
         actual, null);
   }
 
   /** Returns a limit violation of {@code limitName} (such as {@code BerLimits.maxDepth}). */
   public static BerException limitExceeded(String limitName, long limit, long actual,
       long byteOffset, String context) {
-    return new BerException(limitName, limit, actual, byteOffset, context);
+    return new BerException(limitName, limit, actual, byteOffset, context, true);
+  }
+
+  /**
+   * Returns a limit violation inside an element that was read whole: the stream around it can
+   * still be read ({@link #isFatal()} is false), so a protocol may answer the element with an
+   * error and go on (an LDAP server refusing one search's filter, say).
+   */
+  public static BerException limitExceededInElement(String limitName, long limit, long actual,
+      long byteOffset, String context) {
+    return new BerException(limitName, limit, actual, byteOffset, context, false);
   }
 }

@@ -1,6 +1,7 @@
 package dev.ferry.cli;
 
 import dev.ferry.ldap.server.AccessRules;
+import dev.ferry.ldap.server.IndexType;
 import dev.ferry.ldap.server.LdapServer;
 import dev.ferry.ldap.server.Schema;
 import java.io.IOException;
@@ -21,6 +22,15 @@ import picocli.CommandLine.Spec;
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Serve an in-memory LDAP directory loaded from LDIF files until interrupted"
         + " with Ctrl-C. Changes clients make are kept in memory only.",
+        "", "Who may do what, without --access: clients that have not bound read every entry"
+        + " but never a password (userPassword); bound users read the same and may change"
+        + " their own password (ldappasswd, or a modify of their userPassword) and nothing"
+        + " else; only the --root-dn adds, changes, renames and deletes entries and sees"
+        + " passwords. With --access FILE, the file's rules decide instead (one grant a line:"
+        + " 'to SUBTREE|* by anonymous|users|dn=DN|dn.subtree=DN read|write|manage'; manage"
+        + " also shows passwords). --read-only refuses every change, the root DN's too."
+        + " Passwords given in clear (LDIF, add, modify, ldappasswd) are stored hashed as"
+        + " {PBKDF2-SHA256}.",
         "", "Without --schema any attribute and object class is accepted (matching by the"
         + " standard schema where it knows the attribute); with it, adds and modifies are"
         + " checked against the schema files given (OpenLDAP .schema or LDIF, loaded on Ferry's"
@@ -29,6 +39,8 @@ import picocli.CommandLine.Spec;
         "  ferry ldap serve --ldif data.ldif --port 1389",
         "  ferry ldap serve --ldif data.ldif --suffix dc=example,dc=com \\",
         "      --root-dn cn=admin,dc=example,dc=com --root-password secret",
+        "  ferry ldap serve --ldif data.ldif --access rules.txt --read-only",
+        "  ferry ldap serve --ldif data.ldif --index uid=eq --index cn=eq,sub,pres",
         "  ferry ldap serve --ldif data.ldif --schema /etc/ldap/schema/core.schema \\",
         "      --schema /etc/ldap/schema/cosine.schema \\",
         "      --schema /etc/ldap/schema/inetorgperson.schema",
@@ -65,14 +77,31 @@ final class LdapServe implements Callable<Integer> {
   List<String> schema = new ArrayList<>();
 
   @Option(names = "--no-anonymous-read", negatable = true, defaultValue = "true",
-      description = "Let clients that have not bound read the directory. Default: they may.")
+      description = "Without --access: let clients that have not bound read the directory"
+          + " (never passwords). Default: they may.")
   boolean anonymousRead;
+
+  @Option(names = "--access", paramLabel = "FILE",
+      description = "Access rules, one grant a line: to SUBTREE|* by WHO LEVEL (WHO: anonymous,"
+          + " users, dn=DN, dn.subtree=DN; LEVEL: read, write, manage). Only what the file"
+          + " grants is allowed; the root DN may do everything.")
+  Path access;
+
+  @Option(names = "--index", paramLabel = "ATTRIBUTE=KINDS",
+      description = "Index an attribute, as slapd's olcDbIndex (repeat for more): KINDS is a"
+          + " comma-separated list of eq, pres, sub, ord; for example uid=eq or cn=eq,sub."
+          + " Anonymous searches no index narrows are refused past 10,000 entries.")
+  List<String> indexes = new ArrayList<>();
+
+  @Option(names = "--read-only",
+      description = "Refuse every change clients ask for, the root DN's too.")
+  boolean readOnly;
 
   @Override
   public Integer call() throws IOException {
     check();
     LdapServer.Builder b = LdapServer.builder().address(InetAddress.getByName(host)).port(port)
-        .access(AccessRules.builder().anonymousRead(anonymousRead).build());
+        .access(rules()).readOnly(readOnly);
     for (String s : suffixes) {
       b.suffix(s);
     }
@@ -85,17 +114,58 @@ final class LdapServe implements Callable<Integer> {
     for (Path f : ldif) {
       b.ldif(f);
     }
+    for (String index : indexes) {
+      index(b, index);
+    }
     try (LdapServer server = b.start()) {
       PrintWriter out = spec.commandLine().getOut();
       out.println("LDAP server at " + server.url() + " (" + server.entryCount() + " entries"
           + (schema.isEmpty() ? "" : ", schema checked") + (rootDn == null ? ""
-          : ", root DN " + rootDn) + ")");
+          : ", root DN " + rootDn) + (access == null ? ", default access" : ", access from "
+          + access) + (readOnly ? ", read-only" : "") + ")");
       out.println("Ctrl-C stops it.");
       out.flush();
       ServeCommand.RunUntilStopped.run(server);
     }
     spec.commandLine().getOut().println("stopped");
     return 0;
+  }
+
+  /**
+   * The file's rules, or the default: anonymous read if not turned off, bound users read
+   * everything (passwords never, their own password they may change), the root DN writes.
+   */
+  private AccessRules rules() throws IOException {
+    if (access != null) {
+      try {
+        return AccessRules.read(access);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--access " + access + ": "
+            + e.getMessage());
+      }
+    }
+    return AccessRules.builder().anonymousRead(anonymousRead)
+        .allowBoundUsers("", AccessRules.Level.READ).build();
+  }
+
+  private void index(LdapServer.Builder b, String option) {
+    int eq = option.indexOf('=');
+    if (eq < 1 || eq == option.length() - 1) {
+      throw new ParameterException(spec.commandLine(), "--index " + option
+          + " (expected: ATTRIBUTE=KINDS, such as uid=eq or cn=eq,sub)");
+    }
+    List<IndexType> kinds = new ArrayList<>();
+    for (String kind : option.substring(eq + 1).split(",")) {
+      kinds.add(switch (kind.strip()) {
+        case "eq" -> IndexType.EQUALITY;
+        case "pres" -> IndexType.PRESENCE;
+        case "sub" -> IndexType.SUBSTRING;
+        case "ord" -> IndexType.ORDERING;
+        default -> throw new ParameterException(spec.commandLine(), "--index " + option
+            + ": '" + kind + "' (expected: eq, pres, sub or ord)");
+      });
+    }
+    b.index(option.substring(0, eq).strip(), kinds.toArray(IndexType[]::new));
   }
 
   private Schema schema() throws IOException {
@@ -121,6 +191,14 @@ final class LdapServe implements Callable<Integer> {
       if (!Files.isRegularFile(f)) {
         throw new ParameterException(spec.commandLine(), "--ldif: no such file: " + f);
       }
+    }
+    if (access != null && !Files.isRegularFile(access)) {
+      throw new ParameterException(spec.commandLine(), "--access: no such file: " + access);
+    }
+    if (access != null && spec.commandLine().getParseResult().hasMatchedOption(
+        "--no-anonymous-read")) {
+      throw new ParameterException(spec.commandLine(), "--access and --[no-]anonymous-read:"
+          + " the file says who may read");
     }
   }
 }

@@ -26,6 +26,8 @@ final class MessageDecoder {
   private final LdapLimits limits;
   private int messageId = -1;
   private int opType = -1;
+  private int filterElements;
+  private long filterValueBytes;
 
   private MessageDecoder(BerReader r, LdapLimits limits) {
     this.r = r;
@@ -327,8 +329,11 @@ final class MessageDecoder {
 
   private Filter filter(int depth) throws IOException {
     if (depth > limits.maxFilterDepth()) {
-      throw BerException.limitExceeded("LdapLimits.maxFilterDepth", limits.maxFilterDepth(),
-          depth, r.byteOffset(), null);
+      throw filterLimit("LdapLimits.maxFilterDepth", limits.maxFilterDepth(), depth);
+    }
+    if (++filterElements > limits.maxFilterElements()) {
+      throw filterLimit("LdapLimits.maxFilterElements", limits.maxFilterElements(),
+          filterElements);
     }
     int type = r.peekType();
     return switch (type) {
@@ -361,7 +366,7 @@ final class MessageDecoder {
   private Filter ava(int type) throws IOException {
     r.readStartSequence(type);
     String attribute = string();
-    ByteString value = r.readOctetString();
+    ByteString value = assertionValue(BerTags.OCTET_STRING);
     r.readEndSequence();
     return switch (type) {
       case Tags.FILTER_EQUALITY -> new Filter.Equality(attribute, value);
@@ -379,8 +384,12 @@ final class MessageDecoder {
     List<ByteString> any = new ArrayList<>();
     long start = r.byteOffset();
     r.readStartSequence();
+    int parts = 0;
     while (r.hasNextElement()) {
       long offset = r.byteOffset();
+      if (++parts > limits.maxSubstringParts()) {
+        throw filterLimit("LdapLimits.maxSubstringParts", limits.maxSubstringParts(), parts);
+      }
       int type = r.peekType();
       boolean misplaced = fin != null
           || type == Tags.SUBSTRING_INITIAL && (initial != null || !any.isEmpty());
@@ -389,9 +398,9 @@ final class MessageDecoder {
             offset);
       }
       switch (type) {
-        case Tags.SUBSTRING_INITIAL -> initial = r.readOctetString(type);
-        case Tags.SUBSTRING_ANY -> any.add(r.readOctetString(type));
-        case Tags.SUBSTRING_FINAL -> fin = r.readOctetString(type);
+        case Tags.SUBSTRING_INITIAL -> initial = assertionValue(type);
+        case Tags.SUBSTRING_ANY -> any.add(assertionValue(type));
+        case Tags.SUBSTRING_FINAL -> fin = assertionValue(type);
         default -> throw error("unknown substring choice " + BerTags.toString(type), offset);
       }
     }
@@ -408,13 +417,33 @@ final class MessageDecoder {
     r.readStartSequence(Tags.FILTER_EXTENSIBLE);
     String rule = optionalString(Tags.MATCHING_RULE);
     String type = optionalString(Tags.MATCH_TYPE);
-    ByteString value = r.readOctetString(Tags.MATCH_VALUE);
+    ByteString value = assertionValue(Tags.MATCH_VALUE);
     boolean dn = nextIs(Tags.DN_ATTRIBUTES) && r.readBoolean(Tags.DN_ATTRIBUTES);
     r.readEndSequence();
     if (rule == null && type == null) {
       throw error("extensible match without rule or type (expected: at least one)", start);
     }
     return new Filter.Extensible(rule, type, value, dn);
+  }
+
+  /** Reads an assertion value, counting it against {@code maxFilterValueBytes} first. */
+  private ByteString assertionValue(int type) throws IOException {
+    if (r.peekType() == type) {
+      filterValueBytes += r.peekLength();
+      if (filterValueBytes > limits.maxFilterValueBytes()) {
+        throw filterLimit("LdapLimits.maxFilterValueBytes", limits.maxFilterValueBytes(),
+            filterValueBytes);
+      }
+    }
+    return r.readOctetString(type);
+  }
+
+  /**
+   * A filter over a limit: the PDU was framed whole, so the connection can go on and the
+   * server answer this one request (slapd and RFC 4511 would say adminLimitExceeded).
+   */
+  private BerException filterLimit(String name, long limit, long actual) {
+    return BerException.limitExceededInElement(name, limit, actual, r.byteOffset(), null);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -479,8 +508,11 @@ final class MessageDecoder {
     if (ctx.isEmpty() || !e.context().isEmpty()) {
       return e;
     }
-    BerException wrapped = e.isLimitExceeded()
+    BerException wrapped = e.isLimitExceeded() && e.isFatal()
         ? BerException.limitExceeded(e.limitName(), e.limitValue(), e.actualValue(),
+            e.byteOffset(), ctx)
+        : e.isLimitExceeded()
+        ? BerException.limitExceededInElement(e.limitName(), e.limitValue(), e.actualValue(),
             e.byteOffset(), ctx)
         : new BerException(e.reason(), e.byteOffset(), ctx);
     wrapped.setStackTrace(e.getStackTrace());

@@ -166,6 +166,82 @@ class LdapCodecTest {
     assertOffset(indexOf(over, (byte) 0x87), e.byteOffset());
   }
 
+  private static ByteString search(Filter f) {
+    return LdapCodec.encode(LdapMessage.of(7, SearchRequest.of("", SearchScope.BASE_OBJECT, f)));
+  }
+
+  private static Filter substringOfParts(int parts, int partBytes) {
+    List<ByteString> any = new java.util.ArrayList<>();
+    for (int i = 0; i < parts - 1; i++) {
+      any.add(ByteString.encodeUtf8("x".repeat(partBytes)));
+    }
+    return new Filter.Substrings("cn", ByteString.encodeUtf8("a".repeat(partBytes)), any, null);
+  }
+
+  private static Filter orOfWidth(int items) {
+    List<Filter> items0 = new java.util.ArrayList<>();
+    for (int i = 0; i < items; i++) {
+      items0.add(Filter.equality("uid", "u" + i));
+    }
+    return new Filter.Or(items0);
+  }
+
+  /** A filter over a limit was framed whole: not fatal, the message and op in its context. */
+  private static BerException assertFilterLimit(ByteString pdu, LdapLimits limits, String name,
+      long actual) {
+    BerException e = assertFails(BerException.class, () -> LdapCodec.decode(pdu, 0, limits));
+    assertEquals(name, e.limitName());
+    assertEquals(actual, e.actualValue());
+    assertEquals(false, e.isFatal(), "a filter limit leaves the stream readable");
+    assertMentions(e.getMessage(), "message 7 > searchRequest");
+    return e;
+  }
+
+  @Test
+  void substringPartsAtLimitPassAndOverLimitFail() throws BerException {
+    LdapLimits limits = LdapLimits.builder().maxSubstringParts(4).build();
+    LdapCodec.decode(search(substringOfParts(4, 3)), 0, limits);
+    assertFilterLimit(search(substringOfParts(5, 3)), limits, "LdapLimits.maxSubstringParts", 5);
+  }
+
+  @Test
+  void filterElementsAtLimitPassAndOverLimitFail() throws BerException {
+    LdapLimits limits = LdapLimits.builder().maxFilterElements(10).build();
+    LdapCodec.decode(search(orOfWidth(9)), 0, limits); // the or and nine items
+    assertFilterLimit(search(orOfWidth(10)), limits, "LdapLimits.maxFilterElements", 11);
+    assertFilterLimit(search(new Filter.Not(new Filter.Not(orOfWidth(8)))), limits,
+        "LdapLimits.maxFilterElements", 11);
+  }
+
+  @Test
+  void filterValueBytesAtLimitPassAndOverLimitFail() throws BerException {
+    LdapLimits limits = LdapLimits.builder().maxFilterValueBytes(12).build();
+    LdapCodec.decode(search(substringOfParts(4, 3)), 0, limits);
+    assertFilterLimit(search(substringOfParts(3, 5)), limits, "LdapLimits.maxFilterValueBytes",
+        15);
+    Filter and = new Filter.And(List.of(Filter.equality("cn", "abcdefgh"),
+        Filter.equality("sn", "abcde")));
+    assertFilterLimit(search(and), limits, "LdapLimits.maxFilterValueBytes", 13);
+  }
+
+  @Test
+  void eightyThousandSubstringPartsAreRefusedAfterTheLimitsWorth() throws BerException {
+    // The request of the report: 80,000 parts in 240 KB. Refused at the 17th part: the
+    // decode allocates tens of KB (the error and its stack trace among them), where 80,000
+    // parts held as slices would take megabytes.
+    ByteString pdu = search(substringOfParts(80_000, 1));
+    assertTrue(pdu.size() > 240_000, pdu.size() + " bytes");
+    for (int i = 0; i < 50; i++) { // warm up
+      assertFails(BerException.class, () -> LdapCodec.decode(pdu, 0, LdapLimits.DEFAULTS));
+    }
+    long before = allocatedBytes();
+    BerException e = assertFails(BerException.class,
+        () -> LdapCodec.decode(pdu, 0, LdapLimits.DEFAULTS));
+    long allocated = allocatedBytes() - before;
+    assertEquals("LdapLimits.maxSubstringParts", e.limitName());
+    assertTrue(allocated < 64 * 1024, allocated + " bytes allocated");
+  }
+
   /** Appends a definite-length header, minimal, like the writer does. */
   private static void header(ByteStringBuilder b, int type, int length) {
     b.append((byte) type);

@@ -30,12 +30,18 @@ final class BenchSlapd implements AutoCloseable {
 
   /** Starts slapd serving {@code ldif}, on a free loopback port. */
   static BenchSlapd start(Path ldif) throws IOException, InterruptedException {
+    return start(ldif, List.of());
+  }
+
+  /** Starts slapd serving {@code ldif} with these {@code olcDbIndex} lines. */
+  static BenchSlapd start(Path ldif, List<String> indexes) throws IOException,
+      InterruptedException {
     if (!Files.isExecutable(SLAPD) || !Files.isExecutable(SLAPADD)) {
       throw new IOException("slapd is not installed: apt-get install slapd ldap-utils");
     }
     BenchSlapd s = new BenchSlapd(Files.createTempDirectory("ferry-bench-slapd-"), freePort());
     try {
-      s.configure(ldif);
+      s.configure(ldif, indexes);
       s.launch();
       return s;
     } catch (IOException | InterruptedException | RuntimeException e) {
@@ -50,7 +56,8 @@ final class BenchSlapd implements AutoCloseable {
     }
   }
 
-  private void configure(Path ldif) throws IOException, InterruptedException {
+  private void configure(Path ldif, List<String> indexes) throws IOException,
+      InterruptedException {
     Files.createDirectories(dir.resolve("slapd.d"));
     Files.createDirectories(dir.resolve("data"));
     String config = """
@@ -73,6 +80,10 @@ final class BenchSlapd implements AutoCloseable {
 
         include: file:///etc/ldap/schema/core.ldif
 
+        include: file:///etc/ldap/schema/cosine.ldif
+
+        include: file:///etc/ldap/schema/inetorgperson.ldif
+
         include: file://DIR/bench-schema.ldif
 
         dn: olcDatabase={-1}frontend,cn=config
@@ -89,16 +100,19 @@ final class BenchSlapd implements AutoCloseable {
         olcRootDN: ADMIN
         olcRootPW: PASSWORD
         olcDbDirectory: DIR/data
-        olcDbMaxSize: 268435456
+        olcDbMaxSize: 4294967296
         olcAccess: to * by * read
         """.replace("DIR", dir.toString()).replace("SUFFIX", SearchShapes.SUFFIX)
         .replace("ADMIN", SearchShapes.ADMIN).replace("PASSWORD", SearchShapes.PASSWORD);
     Files.writeString(dir.resolve("bench-schema.ldif"), SearchShapes.schemaLdif());
+    for (String index : indexes) {
+      config += "olcDbIndex: " + index + "\n";
+    }
     Files.writeString(dir.resolve("config.ldif"), config);
     run(SLAPADD.toString(), "-n", "0", "-F", dir.resolve("slapd.d").toString(), "-l",
         dir.resolve("config.ldif").toString());
-    run(SLAPADD.toString(), "-n", "1", "-F", dir.resolve("slapd.d").toString(), "-l",
-        ldif.toString());
+    run(SLAPADD.toString(), "-q", "-n", "1", "-F", dir.resolve("slapd.d").toString(), "-l",
+        ldif.toString()); // -q: no consistency checks, as bulk loads are done
   }
 
   private void launch() throws IOException, InterruptedException {
@@ -119,7 +133,7 @@ final class BenchSlapd implements AutoCloseable {
     Path log = Files.createTempFile(dir, "cmd", ".log");
     Process p = new ProcessBuilder(List.of(command)).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
-    if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+    if (!p.waitFor(600, TimeUnit.SECONDS) || p.exitValue() != 0) {
       p.destroyForcibly();
       throw new IOException(String.join(" ", command) + " failed: " + Files.readString(log));
     }

@@ -5,6 +5,7 @@ import com.unboundid.ldap.listener.InMemoryDirectoryServerConfig;
 import com.unboundid.ldap.listener.InMemoryListenerConfig;
 import dev.ferry.ldap.LdifReader;
 import dev.ferry.ldap.LdifRecord;
+import dev.ferry.ldap.server.IndexType;
 import dev.ferry.ldap.server.LdapServer;
 import dev.ferry.ldap.server.LdapServerLimits;
 import java.io.BufferedReader;
@@ -55,9 +56,10 @@ final class LdapServerProcess implements AutoCloseable {
   static LdapServerProcess start(String kind, String shape) throws IOException,
       InterruptedException {
     Path dir = Files.createTempDirectory("ferry-bench-ldap-");
-    Path ldif = SearchShapes.ldif(shape, dir);
+    boolean people = PeopleShapes.isPeople(shape);
+    Path ldif = people ? PeopleShapes.ldif(shape, dir) : SearchShapes.ldif(shape, dir);
     if (kind.equals("slapd")) {
-      BenchSlapd s = BenchSlapd.start(ldif);
+      BenchSlapd s = BenchSlapd.start(ldif, people ? PeopleShapes.SLAPD_INDEXES : List.of());
       return new LdapServerProcess(kind, null, s, s.port(), null, dir);
     }
     if (!KINDS.contains(kind)) {
@@ -128,6 +130,8 @@ final class LdapServerProcess implements AutoCloseable {
       case "ferry" -> {
         try (LdapServer s = LdapServer.builder().suffix(SearchShapes.SUFFIX)
             .rootDn(SearchShapes.ADMIN, SearchShapes.PASSWORD).ldif(ldif)
+            .index("objectClass", IndexType.EQUALITY).index("uid", IndexType.EQUALITY)
+            .index("mail", IndexType.EQUALITY).index("cn", IndexType.SUBSTRING)
             .limits(LdapServerLimits.builder().maxConnections(64).build()).start()) {
           serve(out, s.port());
         }
@@ -135,7 +139,12 @@ final class LdapServerProcess implements AutoCloseable {
       case "unboundid" -> {
         InMemoryDirectoryServerConfig config =
             new InMemoryDirectoryServerConfig(SearchShapes.SUFFIX);
-        config.setSchema(null);
+        if (ldif.getFileName().toString().contains(PeopleShapes.PREFIX)) {
+          // its standard schema (which indexes need) knows inetOrgPerson; it has no other kind
+          config.setEqualityIndexAttributes("objectClass", "uid", "mail");
+        } else {
+          config.setSchema(null); // the benchmark schema's types are not in its own
+        }
         config.addAdditionalBindCredentials(SearchShapes.ADMIN, SearchShapes.PASSWORD);
         config.setListenerConfigs(InMemoryListenerConfig.createLDAPConfig("ldap",
             InetAddress.getLoopbackAddress(), 0, null));

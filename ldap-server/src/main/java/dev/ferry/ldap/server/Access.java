@@ -9,7 +9,7 @@ import java.util.List;
  * entry a search returns and on every change. A bound key of "" is anonymous.
  */
 final class Access {
-  private record Compiled(String binder, boolean binderSubtree, String subtree,
+  private record Compiled(AccessRules.Binders binders, String binder, String subtree,
       AccessRules.Level level) {}
 
   private final boolean anonymousRead;
@@ -21,9 +21,8 @@ final class Access {
     this.rootKey = rootKey;
     List<Compiled> compiled = new ArrayList<>();
     for (AccessRules.Rule r : rules.rules) {
-      compiled.add(new Compiled(r.binder() == null ? null : schema.normalize(
-          Dn.parse(r.binder())), r.binderSubtree(), schema.normalize(Dn.parse(r.subtree())),
-          r.level()));
+      compiled.add(new Compiled(r.binders(), r.binder() == null ? null : schema.normalize(
+          Dn.parse(r.binder())), schema.normalize(Dn.parse(r.subtree())), r.level()));
     }
     this.rules = List.copyOf(compiled);
   }
@@ -40,24 +39,38 @@ final class Access {
     return allows(boundKey, entryKey, AccessRules.Level.WRITE);
   }
 
+  /** True if the client may see the entry's passwords (in results, filters and compares). */
+  boolean canSeeSecrets(String boundKey, StoredEntry e) {
+    return allows(boundKey, e.key, AccessRules.Level.MANAGE);
+  }
+
   private boolean allows(String boundKey, String entryKey, AccessRules.Level level) {
     if (isRoot(boundKey)) {
       return true;
     }
-    if (boundKey.isEmpty()) {
-      return level == AccessRules.Level.READ && anonymousRead;
-    }
-    if (rules.isEmpty()) {
+    boolean anonymous = boundKey.isEmpty();
+    if (anonymous && level == AccessRules.Level.READ && anonymousRead) {
       return true;
+    }
+    if (!anonymous && rules.isEmpty()) {
+      return level != AccessRules.Level.MANAGE; // passwords stay secret without rules too
     }
     for (Compiled r : rules) {
       if (r.level.compareTo(level) >= 0 && within(entryKey, r.subtree)
-          && (r.binder == null || (r.binderSubtree ? within(boundKey, r.binder)
-          : boundKey.equals(r.binder)))) {
+          && covers(r, boundKey)) {
         return true;
       }
     }
     return false;
+  }
+
+  private static boolean covers(Compiled r, String boundKey) {
+    return switch (r.binders) {
+      case ANONYMOUS -> boundKey.isEmpty();
+      case BOUND -> !boundKey.isEmpty();
+      case DN -> boundKey.equals(r.binder);
+      case SUBTREE -> !boundKey.isEmpty() && within(boundKey, r.binder);
+    };
   }
 
   private static boolean within(String key, String subtree) {

@@ -1,16 +1,21 @@
 package dev.ferry.ldap.server;
 
 import dev.ferry.ldap.Dn;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * Who may read and change what, by bind DN and subtree. The root DN ({@link
- * LdapServer.Builder#rootDn}) may do everything. Without rules, anonymous clients may read
- * (unless {@link Builder#anonymousRead} turns that off) and any bound client may read and
- * write; with rules, a bound client may do only what a rule grants it, and anonymous clients
- * only read, if anonymous read is on.
+ * LdapServer.Builder#rootDn}) may do everything, and every bound client may change its own
+ * password (password modify, or a modify of its {@code userPassword} alone). Without rules,
+ * anonymous clients may read (unless {@link Builder#anonymousRead} turns that off) and any
+ * bound client may read and write: convenient in tests, not for a directory people share.
+ * With rules, a client may do only what a rule grants it, and anonymous clients read
+ * everything if anonymous read is on. {@link #parse} reads rules from text.
  *
  * <pre>{@code
  * AccessRules rules = AccessRules.builder()
@@ -21,12 +26,23 @@ import java.util.Objects;
  *     .build();
  * }</pre>
  *
- * <p>What a client may not read is invisible to it: a search skips it, and a search or compare
- * on it answers noSuchObject. A change it may not make answers insufficientAccessRights.
+ * <p>Passwords are secret: only the root DN and clients a rule grants {@link Level#MANAGE}
+ * see them, with or without rules.
+ *
+ * <p>What a client may not read is not there for it: a search skips it, and every operation
+ * on it (search, compare, modify, modify DN, delete, add below it, password modify) answers
+ * exactly as for a missing entry: noSuchObject, with a matched DN no nearer than the nearest
+ * entry the client may read, and the same message. Only on an entry it may read does a change
+ * it may not make answer insufficientAccessRights.
  */
 public final class AccessRules {
-  /** What a rule grants; WRITE includes READ. */
-  public enum Level { READ, WRITE }
+  /**
+   * What a rule grants; each includes those before it. MANAGE adds the passwords ({@code
+   * userPassword}, {@code authPassword}): reading their (hashed) values, matching them in
+   * filters and comparing them. No other client, bound or not, sees them; only binds check
+   * them, and the root DN manages everything.
+   */
+  public enum Level { READ, WRITE, MANAGE }
 
   /** The defaults: anonymous read, and every bound client reads and writes. */
   public static final AccessRules DEFAULTS = builder().build();
@@ -34,8 +50,12 @@ public final class AccessRules {
   final boolean anonymousRead;
   final List<Rule> rules;
 
-  /** One grant: binders (one DN, a subtree of DNs, or any bound DN), a subtree, a level. */
-  record Rule(String binder, boolean binderSubtree, String subtree, Level level) {}
+  /** Who a rule is for. */
+  enum Binders { ANONYMOUS, BOUND, DN, SUBTREE }
+
+  /** One grant: binders (anonymous clients, any bound DN, one DN, or a subtree of DNs), a
+   * subtree, a level. */
+  record Rule(Binders binders, String binder, String subtree, Level level) {}
 
   private AccessRules(Builder b) {
     this.anonymousRead = b.anonymousRead;
@@ -44,6 +64,29 @@ public final class AccessRules {
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * Parses rules written one grant a line, {@code to SUBTREE by WHO LEVEL} (SUBTREE a DN or
+   * {@code *}; WHO {@code anonymous}, {@code users}, {@code dn=DN} or {@code dn.subtree=DN};
+   * LEVEL {@code read}, {@code write} or {@code manage}); {@code #} starts a comment line.
+   * Only what a line grants is allowed, to anonymous clients too.
+   *
+   * <pre>
+   * to * by anonymous read
+   * to ou=people,dc=example,dc=com by users read
+   * to ou=people,dc=example,dc=com by dn.subtree=ou=admins,dc=example,dc=com manage
+   * </pre>
+   *
+   * @throws IllegalArgumentException naming the line and what it expected
+   */
+  public static AccessRules parse(String text) {
+    return AccessFile.parse(text);
+  }
+
+  /** Reads {@link #parse rules} from a UTF-8 file. */
+  public static AccessRules read(Path file) throws IOException {
+    return parse(Files.readString(file));
   }
 
   public boolean anonymousRead() {
@@ -70,19 +113,29 @@ public final class AccessRules {
 
     /** Lets the client bound as {@code bindDn} read or write entries in {@code subtree}. */
     public Builder allow(String bindDn, String subtree, Level level) {
-      rules.add(new Rule(checked(bindDn), false, checked(subtree), level(level)));
+      rules.add(new Rule(Binders.DN, checked(bindDn), checked(subtree), level(level)));
       return this;
     }
 
     /** Lets clients bound as any DN in {@code bindSubtree} reach entries in {@code subtree}. */
     public Builder allowSubtree(String bindSubtree, String subtree, Level level) {
-      rules.add(new Rule(checked(bindSubtree), true, checked(subtree), level(level)));
+      rules.add(new Rule(Binders.SUBTREE, checked(bindSubtree), checked(subtree),
+          level(level)));
       return this;
     }
 
-    /** Lets every bound client reach entries in {@code subtree}. */
+    /** Lets every bound client reach entries in {@code subtree} ("" for all). */
     public Builder allowBoundUsers(String subtree, Level level) {
-      rules.add(new Rule(null, true, checked(subtree), level(level)));
+      rules.add(new Rule(Binders.BOUND, null, checked(subtree), level(level)));
+      return this;
+    }
+
+    /**
+     * Lets clients that have not bound read entries in {@code subtree} (beside {@link
+     * #anonymousRead}, which lets them read everything). They may never write.
+     */
+    public Builder allowAnonymous(String subtree) {
+      rules.add(new Rule(Binders.ANONYMOUS, null, checked(subtree), Level.READ));
       return this;
     }
 

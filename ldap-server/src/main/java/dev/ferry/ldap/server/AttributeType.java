@@ -28,6 +28,11 @@ final class AttributeType {
   final boolean defined;
   /** The name (or OID) lower-cased: the key of the type in stored entries and DN keys. */
   final String key;
+  /**
+   * True for passwords ({@code userPassword}, {@code authPassword} and their subtypes): never
+   * returned, matched or compared except for clients a rule lets manage the entry.
+   */
+  final boolean secret;
 
   AttributeType(String oid, List<String> names, AttributeType sup, MatchingRule equality,
       MatchingRule ordering, MatchingRule substr, String syntax, boolean singleValue,
@@ -45,6 +50,8 @@ final class AttributeType {
     this.definition = definition;
     this.defined = defined;
     this.key = oid.toLowerCase(Locale.ROOT);
+    this.secret = hasName("userPassword") || hasName("authPassword")
+        || (sup != null && sup.secret);
   }
 
   /** Returns a type for a name the schema does not define (permissive mode). */

@@ -12,10 +12,12 @@ import java.nio.channels.SocketChannel;
  */
 final class ChannelInput extends InputStream {
   private final SocketChannel channel;
+  private final Arrivals arrivals;
   private final ByteBuffer buf = ByteBuffer.allocate(16 * 1024).flip();
 
-  ChannelInput(SocketChannel channel) {
+  ChannelInput(SocketChannel channel, Arrivals arrivals) {
     this.channel = channel;
+    this.arrivals = arrivals;
   }
 
   /** Returns the number of bytes read from the channel and not yet consumed. */
@@ -38,7 +40,11 @@ final class ChannelInput extends InputStream {
     }
     if (!buf.hasRemaining()) {
       if (len >= buf.capacity()) {
-        return channel.read(ByteBuffer.wrap(b, off, len)); // large reads skip the buffer
+        int n = channel.read(ByteBuffer.wrap(b, off, len)); // large reads skip the buffer
+        if (n > 0) {
+          arrivals.arrived();
+        }
+        return n;
       }
       if (!fill()) {
         return -1;
@@ -56,6 +62,9 @@ final class ChannelInput extends InputStream {
       n = channel.read(buf);
     } finally {
       buf.flip();
+    }
+    if (n > 0) {
+      arrivals.arrived();
     }
     return n > 0;
   }

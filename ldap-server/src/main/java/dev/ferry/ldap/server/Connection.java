@@ -19,7 +19,9 @@ import dev.ferry.ldap.SearchScope;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,14 +38,24 @@ import javax.net.ssl.SSLSocket;
  * <p>The connection is anonymous until a bind succeeds; a failed bind makes it anonymous
  * again (RFC 4513 section 5). Requests are limited to {@link LdapServerLimits} sizes, the
  * anonymous one until a bind succeeds.
+ *
+ * <p>The server looks at every connection a few times per shortest timeout ({@link
+ * #checkTimeouts}): one waiting for a request with nothing running is idle, one whose request
+ * has begun to arrive is reading, and one whose response the peer does not take is writing;
+ * each state has its own limit, shorter before a bind. Past it the connection is closed.
  */
 final class Connection {
   static final String NOTICE_OF_DISCONNECTION = "1.3.6.1.4.1.1466.20036";
+  private static final int SEARCH_REQUEST = 0x63;
   private static final AtomicLong COOKIES = new AtomicLong();
 
   private final Dsa dsa;
   private final LdapServer server;
   final SocketChannel channel;
+  final InetAddress address;
+  private final Arrivals arrivals = new Arrivals();
+  private volatile long awaitingSince; // nanoTime the wait for the next request began; 0: none
+  private volatile long lastSearchEnd = System.nanoTime();
   private final Outbound out;
   private final ByteStringBuilder scratch = new ByteStringBuilder(256);
   private final BerWriter writer = new BerWriter();
@@ -65,12 +77,13 @@ final class Connection {
   private final String[] recentKeys = new String[8];
   private int recentNext;
 
-  Connection(Dsa dsa, LdapServer server, SocketChannel channel) {
+  Connection(Dsa dsa, LdapServer server, SocketChannel channel, InetAddress address) {
     this.dsa = dsa;
     this.server = server;
     this.channel = channel;
+    this.address = address;
     this.out = new Outbound(channel);
-    this.channelInput = new ChannelInput(channel);
+    this.channelInput = new ChannelInput(channel, arrivals);
     this.in = channelInput;
     this.operations = new Operations(dsa, this);
   }
@@ -87,6 +100,16 @@ final class Connection {
 
   boolean isRoot() {
     return dsa.access.isRoot(boundKey);
+  }
+
+  /** True if the client may see the entry's passwords. */
+  boolean canSeeSecrets(StoredEntry e) {
+    return dsa.access.canSeeSecrets(boundKey, e);
+  }
+
+  /** True if the client may read the entry: otherwise it is not there for it. */
+  boolean canSee(StoredEntry e) {
+    return dsa.access.canRead(boundKey, e);
   }
 
   /** Returns the key of a DN, from the recent ones if it was met lately. */
@@ -127,10 +150,18 @@ final class Connection {
   void serve() {
     try {
       newReader();
-      while (!closed && reader.hasNextElement()) {
+      while (!closed && awaitRequest()) {
         long offset = consumedBefore + reader.byteOffset();
         ByteString pdu = reader.readRawElement();
-        LdapMessage m = LdapCodec.decode(pdu, offset, limits());
+        LdapMessage m;
+        try {
+          m = LdapCodec.decode(pdu, offset, limits());
+        } catch (BerException e) {
+          if (e.isFatal() || !refuse(pdu, e)) {
+            throw e;
+          }
+          continue;
+        }
         if (!perform(m)) {
           break;
         }
@@ -142,6 +173,79 @@ final class Connection {
     } finally {
       close();
     }
+  }
+
+  /** Waits for the whole of the next request; returns false at the end of the stream. */
+  private boolean awaitRequest() throws IOException {
+    arrivals.mark(tlsSocket == null && channelInput.buffered() > 0);
+    awaitingSince = System.nanoTime();
+    try {
+      return reader.hasNextElement(); // frames the whole PDU
+    } finally {
+      awaitingSince = 0;
+    }
+  }
+
+  /**
+   * Answers a request that was framed whole but refused by a decoding limit that leaves the
+   * connection usable (a search filter over {@code LdapLimits}' filter limits) with
+   * adminLimitExceeded; returns false if the request is not one that can be answered so.
+   */
+  private boolean refuse(ByteString pdu, BerException e) throws IOException {
+    int id;
+    int op;
+    try {
+      BerReader r = BerReader.of(pdu);
+      r.readStartSequence();
+      id = r.readInteger();
+      op = r.peekType();
+    } catch (IOException notEvenThat) {
+      return false;
+    }
+    if (op != SEARCH_REQUEST) {
+      return false;
+    }
+    sendDone(id, LdapResult.of(ResultCode.ADMIN_LIMIT_EXCEEDED, e.getMessage()), List.of());
+    return true;
+  }
+
+  // --- timeouts --------------------------------------------------------------------------------
+
+  /** Closes the connection if it has been idle, reading or writing too long at {@code now}. */
+  void checkTimeouts(long now) {
+    LdapServerLimits limits = dsa.limits;
+    boolean bound = !boundKey.isEmpty();
+    long waiting = awaitingSince;
+    if (waiting != 0) {
+      long first = arrivals.firstNanos();
+      if (first != 0) {
+        expireAfter(now - first, bound ? limits.readTimeoutMillis()
+            : limits.readTimeoutMillisAnonymous());
+      } else if (running.isEmpty()) {
+        long since = lastSearchEnd - waiting > 0 ? lastSearchEnd : waiting;
+        expireAfter(now - since, bound ? limits.idleTimeoutMillis()
+            : limits.idleTimeoutMillisAnonymous());
+      }
+    }
+    long writing = out.writingSince();
+    if (writing != 0) {
+      expireAfter(now - writing, limits.writeTimeoutMillis());
+    }
+  }
+
+  private void expireAfter(long elapsedNanos, long limitMillis) {
+    if (elapsedNanos > TimeUnit.MILLISECONDS.toNanos(limitMillis)) {
+      close();
+    }
+  }
+
+  /**
+   * Returns since when this connection has waited for a request (nanoTime) if it may make
+   * room for another: it has not bound and runs nothing; otherwise 0.
+   */
+  long evictableSince() {
+    long waiting = awaitingSince;
+    return boundKey.isEmpty() && running.isEmpty() ? waiting : 0;
   }
 
   /** Names the server's own limit where the BER layer hit the PDU size it was given. */
@@ -231,6 +335,7 @@ final class Connection {
       } catch (IOException | RuntimeException e) {
         close();
       } finally {
+        lastSearchEnd = System.nanoTime();
         running.remove(id);
       }
     });
@@ -265,7 +370,7 @@ final class Connection {
     tls.startHandshake();
     tlsSocket = tls;
     out.useTls(tls.getOutputStream());
-    in = new BufferedInputStream(tls.getInputStream(), 16 * 1024);
+    in = new BufferedInputStream(arrivals.watch(tls.getInputStream()), 16 * 1024);
     newReader();
   }
 
@@ -290,12 +395,12 @@ final class Connection {
     send(new LdapMessage(id, new ProtocolOp.SearchResultDone(result), controls), true);
   }
 
-  void writeEntry(int id, StoredEntry e, Selection selection, boolean typesOnly)
-      throws IOException {
+  void writeEntry(int id, StoredEntry e, Selection selection, boolean typesOnly,
+      boolean secrets) throws IOException {
     boolean children = selection.hasSubordinates && dsa.directory.hasChildren(e);
     out.lock.lock();
     try {
-      EntryWriter.write(out, id, e, selection, typesOnly, children);
+      EntryWriter.write(out, id, e, selection, typesOnly, children, secrets);
     } finally {
       out.lock.unlock();
     }

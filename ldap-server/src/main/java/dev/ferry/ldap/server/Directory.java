@@ -4,6 +4,7 @@ import dev.ferry.ldap.Dn;
 import dev.ferry.ldap.ResultCode;
 import dev.ferry.ldap.SearchScope;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -23,12 +24,18 @@ final class Directory {
   private static final char AFTER_SUBTREE = Schema.RDN_SEPARATOR + 1;
 
   final Schema schema;
+  final Indexes indexes;
   final ReentrantLock writeLock = new ReentrantLock();
   private final ConcurrentSkipListMap<String, StoredEntry> entries = new ConcurrentSkipListMap<>();
   private final List<String> suffixKeys;
 
   Directory(Schema schema, List<Dn> suffixes) {
+    this(schema, suffixes, new Indexes(schema, Map.of()));
+  }
+
+  Directory(Schema schema, List<Dn> suffixes, Indexes indexes) {
     this.schema = schema;
+    this.indexes = indexes;
     List<String> keys = new ArrayList<>();
     for (Dn s : suffixes) {
       keys.add(schema.normalize(s));
@@ -50,11 +57,20 @@ final class Directory {
 
   /** Puts an entry (under the write lock); returns the one it replaced, if any. */
   StoredEntry put(StoredEntry e) {
-    return entries.put(e.key, e);
+    StoredEntry old = entries.put(e.key, e);
+    if (old != null) {
+      indexes.remove(old);
+    }
+    indexes.add(e);
+    return old;
   }
 
   StoredEntry remove(String key) {
-    return entries.remove(key);
+    StoredEntry old = entries.remove(key);
+    if (old != null) {
+      indexes.remove(old);
+    }
+    return old;
   }
 
   boolean hasChildren(StoredEntry e) {
@@ -80,22 +96,39 @@ final class Directory {
   }
 
   /**
-   * Returns the DN of the nearest existing ancestor of {@code dn} (for noSuchObject's matched
-   * DN), or "" if there is none.
+   * Returns the DN of the nearest ancestor of {@code dn} that exists and is {@code visible}
+   * (for noSuchObject's matched DN), or "" if there is none. The entry {@code dn} itself is
+   * never named: whether it is missing or hidden from this caller, it is not there for it.
    */
-  String matchedDn(Dn dn) {
-    for (Dn d = dn; !d.isRoot(); d = d.parent()) {
+  String matchedDn(Dn dn, Predicate<StoredEntry> visible) {
+    if (dn.isRoot()) {
+      return "";
+    }
+    for (Dn d = dn.parent(); !d.isRoot(); d = d.parent()) {
       StoredEntry e = get(d);
-      if (e != null) {
+      if (e != null && visible.test(e)) {
         return e.dnText;
       }
     }
     return "";
   }
 
-  /** Fails with noSuchObject, naming the nearest existing ancestor. */
-  OperationException noSuchObject(Dn dn) {
-    return new OperationException(ResultCode.NO_SUCH_OBJECT, "no entry " + dn, matchedDn(dn));
+  /**
+   * Fails with noSuchObject, naming the nearest ancestor the caller sees: the answer for an
+   * entry hidden from it and for a missing one is the same.
+   */
+  OperationException noSuchObject(Dn dn, Predicate<StoredEntry> visible) {
+    return new OperationException(ResultCode.NO_SUCH_OBJECT, "no entry " + dn,
+        matchedDn(dn, visible));
+  }
+
+  /** Returns the entry named {@code dn} if it exists and is visible; noSuchObject otherwise. */
+  StoredEntry visible(Dn dn, Predicate<StoredEntry> visible) throws OperationException {
+    StoredEntry e = get(dn);
+    if (e == null || !visible.test(e)) {
+      throw noSuchObject(dn, visible);
+    }
+    return e;
   }
 
   /**
@@ -117,6 +150,36 @@ final class Directory {
       case SUBORDINATE_SUBTREE -> subtree(baseKey, afterKey == null && !baseKey.isEmpty()
           ? baseKey : afterKey, visitor); // the subtree without its base
     }
+  }
+
+  /**
+   * Like {@link #scan}, over the entries among {@code candidates} only, in key order; returns
+   * false if it cannot (one level below the root, whose children are not one key range).
+   */
+  boolean scan(String baseKey, SearchScope scope, String afterKey, Candidates candidates,
+      Predicate<StoredEntry> visitor) {
+    if (scope == SearchScope.BASE_OBJECT || (baseKey.isEmpty()
+        && scope == SearchScope.SINGLE_LEVEL)) {
+      return false;
+    }
+    String from = afterKey != null ? afterKey : baseKey.isEmpty() ? null : baseKey;
+    boolean inclusive = afterKey == null;
+    String end = baseKey.isEmpty() ? null : baseKey + AFTER_SUBTREE;
+    String prefix = baseKey + Schema.RDN_SEPARATOR;
+    for (Iterator<String> it = candidates.iterator(from, inclusive, end); it.hasNext(); ) {
+      String key = it.next();
+      boolean inScope = switch (scope) {
+        case SINGLE_LEVEL -> key.startsWith(prefix)
+            && key.indexOf(Schema.RDN_SEPARATOR, prefix.length()) < 0;
+        case SUBORDINATE_SUBTREE -> !key.equals(baseKey);
+        default -> true;
+      };
+      StoredEntry e = inScope ? entries.get(key) : null;
+      if (e != null && !visitor.test(e)) {
+        break;
+      }
+    }
+    return true;
   }
 
   private void subtree(String baseKey, String afterKey, Predicate<StoredEntry> visitor) {
@@ -163,7 +226,11 @@ final class Directory {
     writeLock.lock();
     try {
       entries.clear();
+      indexes.clear();
       entries.putAll(snapshot);
+      for (StoredEntry e : snapshot.values()) {
+        indexes.add(e);
+      }
     } finally {
       writeLock.unlock();
     }

@@ -71,7 +71,7 @@ public final class DirectoryAssertions {
     StoredEntry e = existing(server, dn);
     Dsa dsa = server.dsa();
     FilterMatcher m = new FilterMatcher(dsa.schema, dsa.directory, dsa.factory.isChecking());
-    if (!m.matches(Filter.parse(filter), e)) {
+    if (!m.matches(Filter.parse(filter), e, true)) {
       throw new AssertionError("expected " + dn + " to match " + filter + ", it does not: "
           + e.userAttributes());
     }
@@ -86,7 +86,7 @@ public final class DirectoryAssertions {
     List<String> found = new ArrayList<>();
     String key = base.isEmpty() ? "" : dsa.schema.normalize(Dn.parse(base));
     dsa.directory.scan(key, scope, null, e -> {
-      if (m.matches(f, e)) {
+      if (m.matches(f, e, true)) {
         found.add(e.dnText);
       }
       return true;
@@ -103,7 +103,7 @@ public final class DirectoryAssertions {
   }
 
   private static String nearest(LdapServer server, String dn) {
-    String matched = server.dsa().directory.matchedDn(Dn.parse(dn));
+    String matched = server.dsa().directory.matchedDn(Dn.parse(dn), e -> true);
     return matched.isEmpty() ? "no ancestor either" : matched;
   }
 

@@ -29,7 +29,9 @@ final class Dsa {
   final List<Dn> suffixes;
   final String rootKey;
   final String rootDn;
-  final ByteString rootPassword;
+  final ByteString rootPassword; // hashed
+  final Passwords passwords;
+  final boolean readOnly;
   final SSLContext tls;
   final Function<X509Certificate, String> certificateMapper;
   final StoredEntry subschema;
@@ -39,18 +41,22 @@ final class Dsa {
 
   Dsa(Schema schema, boolean checking, LdapServerLimits limits, List<Dn> suffixes,
       String rootDn, ByteString rootPassword, AccessRules rules, SSLContext tls,
-      Function<X509Certificate, String> certificateMapper, Clock clock) {
+      Function<X509Certificate, String> certificateMapper, Clock clock,
+      PasswordScheme passwordScheme, boolean readOnly, Indexes indexes) {
+    this.readOnly = readOnly;
+    this.passwords = new Passwords(passwordScheme);
     this.schema = schema;
     this.limits = limits;
     this.anonymousLimits = limits.requestLimits(false);
     this.boundLimits = limits.requestLimits(true);
     this.suffixes = List.copyOf(suffixes);
-    this.directory = new Directory(schema, suffixes);
-    this.factory = new EntryFactory(schema, checking ? new SchemaChecker(schema) : null, clock);
+    this.directory = new Directory(schema, suffixes, indexes);
+    this.factory = new EntryFactory(schema, checking ? new SchemaChecker(schema) : null, clock,
+        passwords);
     this.updates = new Updates(directory, factory, limits.maxEntries());
     this.rootDn = rootDn == null ? null : Dn.parse(rootDn).toString();
     this.rootKey = rootDn == null ? null : schema.normalize(Dn.parse(rootDn));
-    this.rootPassword = rootPassword;
+    this.rootPassword = rootPassword == null ? null : passwords.stored(rootPassword);
     this.access = new Access(rules, schema, rootKey);
     this.tls = tls;
     this.certificateMapper = certificateMapper;

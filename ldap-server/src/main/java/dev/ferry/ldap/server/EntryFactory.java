@@ -31,11 +31,13 @@ final class EntryFactory {
   final Schema schema;
   private final SchemaChecker checker; // null in permissive mode
   private final Clock clock;
+  private final Passwords passwords;
 
-  EntryFactory(Schema schema, SchemaChecker checker, Clock clock) {
+  EntryFactory(Schema schema, SchemaChecker checker, Clock clock, Passwords passwords) {
     this.schema = schema;
     this.checker = checker;
     this.clock = clock;
+    this.passwords = passwords;
   }
 
   boolean isChecking() {
@@ -83,10 +85,13 @@ final class EntryFactory {
   }
 
   /**
-   * Returns the form a value is stored in: a DN as {@link #pretty(Dn)} makes it, as slapd keeps
-   * DNs; any other value as given.
+   * Returns the form a value is stored in: a password hashed ({@link Passwords#stored}); a DN
+   * as {@link #pretty(Dn)} makes it, as slapd keeps DNs; any other value as given.
    */
   ByteString pretty(AttributeType type, ByteString value) {
+    if (type.secret) {
+      return passwords.stored(value);
+    }
     if (!DN_SYNTAX.equals(type.syntax)) {
       return value;
     }

@@ -42,10 +42,12 @@ final class EntryWriter {
    * Writes the entry as message {@code id}.
    *
    * @param hasChildren whether the entry has subordinates, for {@code hasSubordinates}
+   * @param secrets whether the client may see the entry's passwords
    */
   static void write(Outbound out, int id, StoredEntry e, Selection selection, boolean typesOnly,
-      boolean hasChildren) throws IOException {
-    if (!typesOnly && selection.isAllUserAttributes()) {
+      boolean hasChildren, boolean secrets) throws IOException {
+    if (!typesOnly && selection.isAllUserAttributes()
+        && (!secrets || e.publicCount == e.userCount)) {
       out.header(0x30, 2 + Outbound.integerOctets(id) + e.userEnd);
       out.messageId(id);
       out.put(e.pdu, 0, e.userEnd);
@@ -55,7 +57,7 @@ final class EntryWriter {
         : hasChildren ? HAS_SUBORDINATES_TRUE : HAS_SUBORDINATES_FALSE;
     long list = hasSubs == null ? 0 : hasSubs.length;
     for (StoredAttribute a : e.attributes) {
-      if (selection.selects(a)) {
+      if (selection.selects(a, secrets)) {
         list += typesOnly ? BerHeaders.element(a.descEnd - a.descStart + 2L) : a.end - a.start;
       }
     }
@@ -66,7 +68,7 @@ final class EntryWriter {
     out.put(e.pdu, e.dnStart, e.dnEnd - e.dnStart);
     out.header(0x30, list);
     for (StoredAttribute a : e.attributes) {
-      if (!selection.selects(a)) {
+      if (!selection.selects(a, secrets)) {
         continue;
       }
       if (typesOnly) {

@@ -23,6 +23,7 @@ final class FilterMatcher {
   private final Schema schema;
   private final Directory directory;
   private final boolean checking;
+  private boolean secrets; // whether the client may see the passwords of the entry at hand
 
   /**
    * @param checking true when the schema is enforced: an item on a type the schema does not
@@ -38,10 +39,21 @@ final class FilterMatcher {
   private AttributeType type(String description) {
     String name = StoredAttribute.typeName(description);
     AttributeType t = schema.definedType(name);
-    return t != null ? t : checking ? null : schema.type(name);
+    t = t != null ? t : checking ? null : schema.type(name);
+    return t != null && t.secret && !secrets ? null : t; // a hidden password is Undefined
   }
 
-  boolean matches(Filter f, StoredEntry e) {
+  /** True if {@code a} is a password the client may not see: no filter item looks at it. */
+  private boolean hidden(StoredAttribute a) {
+    return a.type.secret && !secrets;
+  }
+
+  /**
+   * True if the filter is TRUE for {@code e}; items on passwords are Undefined unless
+   * {@code secrets} (the client may see the entry's passwords).
+   */
+  boolean matches(Filter f, StoredEntry e, boolean secrets) {
+    this.secrets = secrets;
     return eval(f, e) == TRUE;
   }
 
@@ -101,7 +113,7 @@ final class FilterMatcher {
     }
     String options = StoredAttribute.options(description);
     for (StoredAttribute a : e.attributes) {
-      if (a.type.isA(t) && a.hasOptions(options)) {
+      if (a.type.isA(t) && a.hasOptions(options) && !hidden(a)) {
         return TRUE;
       }
     }
@@ -127,7 +139,7 @@ final class FilterMatcher {
     boolean objectClass = t.hasName("objectClass");
     String options = StoredAttribute.options(description);
     for (StoredAttribute a : e.attributes) {
-      if (!a.type.isA(t) || !a.hasOptions(options)) {
+      if (!a.type.isA(t) || !a.hasOptions(options) || hidden(a)) {
         continue;
       }
       // Keys were computed with the stored type's rule; a subtype may have another one.
@@ -172,7 +184,7 @@ final class FilterMatcher {
     String options = StoredAttribute.options(description);
     int result = FALSE;
     for (StoredAttribute a : e.attributes) {
-      if (!a.type.isA(t) || !a.hasOptions(options)) {
+      if (!a.type.isA(t) || !a.hasOptions(options) || hidden(a)) {
         continue;
       }
       for (ByteString v : a.values) {
@@ -210,7 +222,7 @@ final class FilterMatcher {
     }
     String options = StoredAttribute.options(s.attribute());
     for (StoredAttribute a : e.attributes) {
-      if (!a.type.isA(t) || !a.hasOptions(options)) {
+      if (!a.type.isA(t) || !a.hasOptions(options) || hidden(a)) {
         continue;
       }
       for (ByteString v : a.values) {
@@ -263,7 +275,7 @@ final class FilterMatcher {
       return UNDEFINED;
     }
     for (StoredAttribute a : e.attributes) {
-      if (t != null && !a.type.isA(t)) {
+      if ((t != null && !a.type.isA(t)) || hidden(a)) {
         continue;
       }
       for (ByteString v : a.values) {

@@ -20,6 +20,8 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -56,13 +58,17 @@ public final class LdapServer implements AutoCloseable {
   private final Dsa dsa;
   private final ServerSocketChannel listener;
   private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+  private final Map<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
   private final Thread acceptor;
+  private final Thread timeouts;
   private volatile boolean closed;
 
   private LdapServer(Dsa dsa, ServerSocketChannel listener) {
     this.dsa = dsa;
     this.listener = listener;
     this.acceptor = Thread.ofVirtual().name("ldap-accept-" + port()).unstarted(this::accept);
+    this.timeouts = Thread.ofVirtual().name("ldap-timeouts-" + port())
+        .unstarted(this::watchTimeouts);
   }
 
   public static Builder builder() {
@@ -151,19 +157,22 @@ public final class LdapServer implements AutoCloseable {
   }
 
   private void serve(SocketChannel channel) {
+    InetAddress address;
     try {
       channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      address = ((InetSocketAddress) channel.getRemoteAddress()).getAddress();
     } catch (IOException e) {
       closeQuietly(channel);
       return;
     }
-    Connection c = new Connection(dsa, this, channel);
-    if (connections.size() >= dsa.limits.maxConnections()) {
-      c.disconnect(ResultCode.BUSY, "LdapServerLimits.maxConnections exceeded: "
-          + (connections.size() + 1) + " > " + dsa.limits.maxConnections());
+    Connection c = new Connection(dsa, this, channel, address);
+    String refused = admit(address);
+    if (refused != null) {
+      c.disconnect(ResultCode.BUSY, refused);
       return;
     }
     connections.add(c);
+    perAddress.merge(address, 1, Integer::sum);
     // A platform thread per connection, not a virtual one: a request that a virtual thread
     // waits for costs a park, a poller wake-up and a carrier hand-off, which measured as half
     // the CPU of a one-client base search (LdapSearchProbe's floor server both ways: 53 against
@@ -171,8 +180,66 @@ public final class LdapServer implements AutoCloseable {
     Thread.ofPlatform().daemon().name("ldap-conn").start(c::serve);
   }
 
+  /**
+   * Makes room for a connection from {@code address}, or returns why there is none. Past
+   * either limit, the connection that has waited longest for a request without binding or
+   * running anything is closed to let the new one in (from the same address, for the limit
+   * per address): clients that sent nothing cannot lock out others, and bound clients keep
+   * their connections.
+   */
+  private String admit(InetAddress address) {
+    LdapServerLimits limits = dsa.limits;
+    int fromAddress = perAddress.getOrDefault(address, 0);
+    if (fromAddress >= limits.maxConnectionsPerAddress() && !evict(address)) {
+      return "LdapServerLimits.maxConnectionsPerAddress exceeded: " + (fromAddress + 1) + " > "
+          + limits.maxConnectionsPerAddress();
+    }
+    if (connections.size() >= limits.maxConnections() && !evict(null)) {
+      return "LdapServerLimits.maxConnections exceeded: " + (connections.size() + 1) + " > "
+          + limits.maxConnections();
+    }
+    return null;
+  }
+
+  /** Closes the longest-waiting anonymous idle connection (from {@code address} if not null). */
+  private boolean evict(InetAddress address) {
+    Connection oldest = null;
+    long oldestSince = 0;
+    for (Connection c : connections) {
+      long since = c.evictableSince();
+      if (since != 0 && (address == null || address.equals(c.address))
+          && (oldest == null || since - oldestSince < 0)) {
+        oldest = c;
+        oldestSince = since;
+      }
+    }
+    if (oldest == null) {
+      return false;
+    }
+    oldest.close();
+    return true;
+  }
+
+  /** Looks at every connection's timeouts a few times per the shortest of them. */
+  private void watchTimeouts() {
+    long tick = Math.clamp(dsa.limits.shortestTimeoutMillis() / 4, 5, 1000);
+    while (!closed) {
+      try {
+        Thread.sleep(tick);
+      } catch (InterruptedException e) {
+        return;
+      }
+      long now = System.nanoTime();
+      for (Connection c : connections) {
+        c.checkTimeouts(now);
+      }
+    }
+  }
+
   void closed(Connection c) {
-    connections.remove(c);
+    if (connections.remove(c)) {
+      perAddress.computeIfPresent(c.address, (a, n) -> n == 1 ? null : n - 1);
+    }
   }
 
   private static void closeQuietly(SocketChannel channel) {
@@ -190,6 +257,7 @@ public final class LdapServer implements AutoCloseable {
       return;
     }
     closed = true;
+    timeouts.interrupt();
     try {
       listener.close();
     } catch (IOException ignored) {
@@ -225,6 +293,9 @@ public final class LdapServer implements AutoCloseable {
     private Function<X509Certificate, String> certificateMapper =
         c -> c.getSubjectX500Principal().getName();
     private Clock clock = Clock.systemUTC();
+    private PasswordScheme passwordScheme = PasswordScheme.DEFAULT;
+    private boolean readOnly;
+    private final Map<String, Set<IndexType>> indexes = new LinkedHashMap<>();
 
     private interface Source {
       List<LdifRecord> read() throws IOException;
@@ -258,7 +329,11 @@ public final class LdapServer implements AutoCloseable {
       return this;
     }
 
-    /** Sets a DN that binds with {@code password} without an entry and may do everything. */
+    /**
+     * Sets a DN that binds with {@code password} without an entry and may do everything. The
+     * password may be given hashed ({@code {SSHA512}...}, as slapd's {@code olcRootPW}); a
+     * clear one is hashed when the server starts and not kept.
+     */
     public Builder rootDn(String dn, String password) {
       Dn.parse(dn);
       this.rootDn = dn;
@@ -331,6 +406,45 @@ public final class LdapServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Hashes the passwords clients and LDIF files give in this scheme (default: {@link
+     * PasswordScheme#DEFAULT}); values already hashed in a scheme the server checks are kept.
+     */
+    public Builder passwordScheme(PasswordScheme scheme) {
+      this.passwordScheme = Objects.requireNonNull(scheme, "scheme");
+      return this;
+    }
+
+    /**
+     * Refuses every change clients ask for (add, delete, modify, modify DN, password modify:
+     * unwillingToPerform), the root DN's too; the LDIF is still loaded at start.
+     */
+    public Builder readOnly(boolean readOnly) {
+      this.readOnly = readOnly;
+      return this;
+    }
+
+    /**
+     * Indexes {@code attribute} (and its subtypes) for the filters {@code types} name, as
+     * slapd's {@code olcDbIndex}: {@code index("uid", EQUALITY)} is {@code uid eq}. Every
+     * search whose filter an index can narrow (an item on an indexed attribute, an and with one
+     * such part, an or of them) looks at the entries its indexes name instead of its whole
+     * scope; an anonymous search that cannot is refused past {@link
+     * LdapServerLimits#maxUnindexedEntriesAnonymous}.
+     *
+     * @throws IllegalArgumentException at {@link #start} for a password attribute or a type
+     *     without the rule the index needs
+     */
+    public Builder index(String attribute, IndexType... types) {
+      Objects.requireNonNull(attribute, "attribute");
+      if (types.length == 0) {
+        throw new IllegalArgumentException("no index types for " + attribute);
+      }
+      indexes.computeIfAbsent(attribute, a -> EnumSet.noneOf(IndexType.class))
+          .addAll(List.of(types));
+      return this;
+    }
+
     Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -345,7 +459,8 @@ public final class LdapServer implements AutoCloseable {
     public LdapServer start() throws IOException {
       boolean checking = schema != null;
       Dsa dsa = new Dsa(checking ? schema : Schema.standard(), checking, limits, suffixes,
-          rootDn, rootPassword, access, tls, certificateMapper, clock);
+          rootDn, rootPassword, access, tls, certificateMapper, clock, passwordScheme,
+          readOnly, new Indexes(checking ? schema : Schema.standard(), indexes));
       String creator = rootDn == null ? "" : Dn.parse(rootDn).toString();
       for (Source s : sources) {
         for (LdifRecord r : s.read()) {
@@ -361,18 +476,22 @@ public final class LdapServer implements AutoCloseable {
       }
       LdapServer server = new LdapServer(dsa, listener);
       server.acceptor.start();
+      server.timeouts.start();
       return server;
     }
 
     private static void load(Dsa dsa, LdifRecord r, String creator) {
       try {
         switch (r) {
-          case LdifRecord.Entry e -> dsa.updates.add(e.dn(), e.attributes(), creator, true);
-          case LdifRecord.Add a -> dsa.updates.add(a.dn(), a.attributes(), creator, true);
-          case LdifRecord.Delete d -> dsa.updates.delete(d.dn());
-          case LdifRecord.Modify m -> dsa.updates.modify(m.dn(), m.modifications(), creator);
+          case LdifRecord.Entry e -> dsa.updates.add(e.dn(), e.attributes(), creator, true,
+              Updates.EVERYTHING);
+          case LdifRecord.Add a -> dsa.updates.add(a.dn(), a.attributes(), creator, true,
+              Updates.EVERYTHING);
+          case LdifRecord.Delete d -> dsa.updates.delete(d.dn(), Updates.EVERYTHING);
+          case LdifRecord.Modify m -> dsa.updates.modify(m.dn(), m.modifications(), creator,
+              Updates.EVERYTHING);
           case LdifRecord.ModifyDn m -> dsa.updates.modifyDn(m.dn(), m.newRdn(),
-              m.deleteOldRdn(), m.newSuperior(), creator);
+              m.deleteOldRdn(), m.newSuperior(), creator, Updates.EVERYTHING);
         }
       } catch (OperationException e) {
         throw new IllegalArgumentException("LDIF record " + r.dn() + ": "

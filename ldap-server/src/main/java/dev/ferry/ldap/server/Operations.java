@@ -22,6 +22,7 @@ import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSocket;
 
@@ -92,17 +93,27 @@ final class Operations {
       throw new OperationException(ResultCode.INVALID_DN_SYNTAX, "invalid DN: " + name);
     }
     String key = dsa.schema.normalize(dn);
-    if (key.equals(dsa.rootKey) && dsa.rootPassword != null
-        && Passwords.matches(password, new ByteString[] {dsa.rootPassword})) {
-      connection.bound(dsa.rootDn, key);
-      return;
+    String boundDn = null;
+    ByteString[] stored = null;
+    if (key.equals(dsa.rootKey) && dsa.rootPassword != null) {
+      boundDn = dsa.rootDn;
+      stored = new ByteString[] {dsa.rootPassword};
+    } else {
+      StoredEntry e = dsa.directory.get(key);
+      StoredAttribute pw = e == null ? null : e.attribute(dsa.schema.type("userPassword"));
+      if (pw != null) {
+        boundDn = e.dnText;
+        stored = pw.values;
+      }
     }
-    StoredEntry e = dsa.directory.get(key);
-    StoredAttribute pw = e == null ? null : e.attribute(dsa.schema.type("userPassword"));
-    if (pw == null || !Passwords.matches(password, pw.values)) {
+    // An unknown DN costs a hash too: a bind's time must not tell which users exist.
+    if (stored == null) {
+      dsa.passwords.checkAgainstNothing(password);
+    }
+    if (stored == null || !dsa.passwords.matches(password, stored)) {
       throw new OperationException(ResultCode.INVALID_CREDENTIALS, "invalid credentials");
     }
-    connection.bound(e.dnText, key);
+    connection.bound(boundDn, key);
   }
 
   /** SASL EXTERNAL (RFC 4422 appendix A): the identity of the TLS client certificate. */
@@ -158,6 +169,9 @@ final class Operations {
       if (refused != null) {
         return response(op, refused);
       }
+      if (dsa.readOnly && !(op instanceof ProtocolOp.CompareRequest)) {
+        throw readOnly();
+      }
       result = perform(op);
     } catch (OperationException e) {
       result = e.result;
@@ -165,36 +179,43 @@ final class Operations {
     return response(op, result);
   }
 
+  /**
+   * Performs one operation in the order that leaks nothing: an entry the client may not read
+   * answers as a missing one would (noSuchObject, the matched DN no nearer than what it may
+   * read); only then is a change it may not make refused (insufficientAccessRights).
+   */
   private LdapResult perform(ProtocolOp op) throws OperationException {
     String by = connection.boundDn();
+    Predicate<StoredEntry> visible = connection::canSee;
     switch (op) {
       case ProtocolOp.AddRequest a -> {
-        requireWrite(a.entry());
-        dsa.updates.add(a.entry(), a.attributes(), by, false);
+        requireWrite(Updates.parseDn(a.entry()));
+        dsa.updates.add(a.entry(), a.attributes(), by, false, visible);
       }
       case ProtocolOp.DeleteRequest d -> {
-        requireWrite(d.entry());
-        dsa.updates.delete(d.entry());
+        requireWrite(visibleEntry(d.entry()).dn);
+        dsa.updates.delete(d.entry(), visible);
       }
       case ProtocolOp.ModifyRequest mod -> {
-        requireWrite(mod.object());
-        dsa.updates.modify(mod.object(), mod.changes(), by);
+        Predicate<StoredEntry> orSelf = this::selfOrVisible;
+        StoredEntry e = dsa.directory.visible(Updates.parseDn(mod.object()), orSelf);
+        if (!isSelf(e) || !onlyPasswords(mod.changes())) { // users change their own password
+          requireWrite(e.dn);
+        }
+        dsa.updates.modify(mod.object(), mod.changes(), by, orSelf);
       }
       case ProtocolOp.ModifyDnRequest r -> {
-        requireWrite(r.entry());
-        Dn old = Updates.parseDn(r.entry());
+        Dn old = visibleEntry(r.entry()).dn;
+        requireWrite(old);
         Dn parent = r.newSuperior() != null ? Updates.parseDn(r.newSuperior())
             : old.rdns().size() > 1 ? old.parent() : Dn.ROOT;
-        requireWrite(parent.child(Updates.parseDn(r.newRdn()).rdns().get(0)).toString());
-        dsa.updates.modifyDn(r.entry(), r.newRdn(), r.deleteOldRdn(), r.newSuperior(), by);
+        requireWrite(parent.child(Updates.parseDn(r.newRdn()).rdns().get(0)));
+        dsa.updates.modifyDn(r.entry(), r.newRdn(), r.deleteOldRdn(), r.newSuperior(), by,
+            visible);
       }
       case ProtocolOp.CompareRequest c -> {
-        StoredEntry e = dsa.updates.existing(Updates.parseDn(c.entry()));
-        if (!dsa.access.canRead(connection.boundKey(), e)) {
-          throw dsa.directory.noSuchObject(e.dn);
-        }
         boolean match = dsa.updates.compare(c.entry(), c.attributeDescription(),
-            c.assertionValue());
+            c.assertionValue(), visible, connection::canSeeSecrets);
         return LdapResult.of(match ? ResultCode.COMPARE_TRUE : ResultCode.COMPARE_FALSE);
       }
       default -> throw new IllegalArgumentException("not an update: " + op);
@@ -202,11 +223,32 @@ final class Operations {
     return LdapResult.of(ResultCode.SUCCESS);
   }
 
-  private void requireWrite(String dnText) throws OperationException {
-    String key = dsa.schema.normalize(Updates.parseDn(dnText));
-    if (!dsa.access.canWrite(connection.boundKey(), key)) {
+  private boolean isSelf(StoredEntry e) {
+    return e.key.equals(connection.boundKey());
+  }
+
+  private boolean selfOrVisible(StoredEntry e) {
+    return isSelf(e) || connection.canSee(e);
+  }
+
+  private boolean onlyPasswords(List<Modification> changes) throws OperationException {
+    for (Modification m : changes) {
+      if (!dsa.factory.type(m.attribute().description()).secret) {
+        return false;
+      }
+    }
+    return !changes.isEmpty();
+  }
+
+  /** Returns the entry if the client may see it; noSuchObject as for a missing one if not. */
+  private StoredEntry visibleEntry(String dnText) throws OperationException {
+    return dsa.directory.visible(Updates.parseDn(dnText), connection::canSee);
+  }
+
+  private void requireWrite(Dn dn) throws OperationException {
+    if (!dsa.access.canWrite(connection.boundKey(), dsa.schema.normalize(dn))) {
       throw new OperationException(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "no write access to "
-          + dnText);
+          + dn);
     }
   }
 
@@ -241,9 +283,17 @@ final class Operations {
   /**
    * Password modify (RFC 3062): a bound client changes its own password, or another's it may
    * write; the old password, if given, must match; without a new one the server makes one
-   * and returns it. The new password is stored as {@code {SSHA256}}.
+   * and returns it. The new password is stored hashed in the server's {@link PasswordScheme}.
    */
+  private static OperationException readOnly() {
+    return new OperationException(ResultCode.UNWILLING_TO_PERFORM, "this directory is"
+        + " read-only");
+  }
+
   private ExtendedResponse passwordModify(ByteString value) throws OperationException {
+    if (dsa.readOnly) {
+      throw readOnly();
+    }
     if (connection.boundKey().isEmpty()) {
       throw new OperationException(ResultCode.UNWILLING_TO_PERFORM, "only authenticated users"
           + " may change passwords");
@@ -254,15 +304,14 @@ final class Operations {
       target = target.substring(3);
     }
     Dn dn = Updates.parseDn(target);
-    StoredEntry e = dsa.updates.existing(dn);
-    boolean self = e.key.equals(connection.boundKey());
-    if (!self && !dsa.access.canWrite(connection.boundKey(), e.key)) {
-      throw new OperationException(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "no write access to "
-          + e.dnText);
+    Predicate<StoredEntry> visible = this::selfOrVisible;
+    StoredEntry e = dsa.directory.visible(dn, visible); // a hidden user is a missing one
+    if (!isSelf(e)) {
+      requireWrite(e.dn);
     }
     if (r.oldPassword() != null) {
       StoredAttribute pw = e.attribute(dsa.schema.type("userPassword"));
-      if (pw == null || !Passwords.matches(r.oldPassword(), pw.values)) {
+      if (pw == null || !dsa.passwords.matches(r.oldPassword(), pw.values)) {
         throw new OperationException(ResultCode.UNWILLING_TO_PERFORM, "old password does not"
             + " match");
       }
@@ -270,8 +319,8 @@ final class Operations {
     ByteString generated = r.newPassword() == null ? generate() : null;
     ByteString password = generated != null ? generated : r.newPassword();
     dsa.updates.modify(e.dnText, List.of(new Modification(Modification.Type.REPLACE,
-        new dev.ferry.ldap.Attribute("userPassword", List.of(Passwords.hash(password))))),
-        connection.boundDn());
+        new dev.ferry.ldap.Attribute("userPassword", List.of(dsa.passwords.hash(password))))),
+        connection.boundDn(), visible);
     ByteString response = generated == null ? null : encodeGenerated(generated);
     return new ExtendedResponse(LdapResult.of(ResultCode.SUCCESS), null, response);
   }

@@ -22,6 +22,7 @@ final class Outbound {
   private final SocketChannel channel;
   private OutputStream tls;
   private ByteBuffer buf;
+  private volatile long writingSince; // 0 when no write to the peer is under way
   private final OutputStream stream = new OutputStream() {
     @Override
     public void write(int b) throws IOException {
@@ -100,9 +101,15 @@ final class Outbound {
     return (33 - Integer.numberOfLeadingZeros(nonNegative) + 7) / 8;
   }
 
+  /** Returns since when a write to the peer has been waiting (nanoTime), or 0 if none is. */
+  long writingSince() {
+    return writingSince;
+  }
+
   /** Writes what the buffer holds to the peer. */
   void flush() throws IOException {
     buf.flip();
+    writingSince = System.nanoTime();
     try {
       if (tls != null) {
         tls.write(buf.array(), 0, buf.limit());
@@ -113,6 +120,7 @@ final class Outbound {
         }
       }
     } finally {
+      writingSince = 0;
       buf.clear();
     }
   }

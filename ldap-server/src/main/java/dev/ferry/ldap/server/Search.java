@@ -3,6 +3,7 @@ package dev.ferry.ldap.server;
 import dev.ferry.asn1.BerException;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.ldap.Control;
+import dev.ferry.ldap.Filter;
 import dev.ferry.ldap.LdapResult;
 import dev.ferry.ldap.PagedResults;
 import dev.ferry.ldap.ProtocolOp.SearchRequest;
@@ -10,6 +11,7 @@ import dev.ferry.ldap.ResultCode;
 import dev.ferry.ldap.SearchScope;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * the size and time limits and, with the paged results control (RFC 2696), one page at a time.
  */
 final class Search {
-  /** Entries walked between looks at the clock. */
+  /** Filter elements evaluated between looks at the clock, about. */
   private static final int CLOCK_EVERY = 64;
   private static final LdapResult SUCCESS = LdapResult.of(ResultCode.SUCCESS);
 
@@ -36,6 +38,9 @@ final class Search {
   private int pageSize;
   private int returned;
   private int walked;
+  private int clockEvery;
+  private int maxExamined;
+  private String examinedLimit;
   private String lastKey;
   private boolean pageFull;
   private LdapResult outcome;
@@ -101,6 +106,9 @@ final class Search {
     deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limitMillis);
     boolean root = connection.isRoot();
     sizeLimit = root ? Integer.MAX_VALUE : dsa.limits.maxSearchResults();
+    maxExamined = root ? Integer.MAX_VALUE : dsa.limits.maxEntriesExamined();
+    examinedLimit = "LdapServerLimits.maxEntriesExamined";
+    clockEvery = Math.max(1, CLOCK_EVERY / elements(request.filter()));
     if (request.sizeLimit() > 0) {
       sizeLimit = Math.min(sizeLimit, request.sizeLimit() - (paging == null ? 0
           : paging.state.returned));
@@ -137,20 +145,27 @@ final class Search {
         return;
       }
       StoredEntry e = dsa.directory.get(baseKey);
-      if (e == null || !dsa.access.canRead(connection.boundKey(), e)) {
-        throw dsa.directory.noSuchObject(Updates.parseDn(base));
+      if (e == null || !connection.canSee(e)) {
+        throw dsa.directory.noSuchObject(Updates.parseDn(base), connection::canSee);
       }
     }
     String after = paging != null ? paging.state.lastKey : null;
     IOException[] failure = new IOException[1];
-    dsa.directory.scan(baseKey, scope, after, e -> {
+    Predicate<StoredEntry> visitor = e -> {
       try {
         return offer(e);
       } catch (IOException io) {
         failure[0] = io;
         return false;
       }
-    });
+    };
+    Candidates candidates = scope == SearchScope.BASE_OBJECT ? null
+        : dsa.directory.indexes.plan(request.filter(), maxExamined);
+    if (candidates == null || !dsa.directory.scan(baseKey, scope, after, candidates,
+        visitor)) {
+      unindexed(scope);
+      dsa.directory.scan(baseKey, scope, after, visitor);
+    }
     if (failure[0] != null) {
       throw failure[0];
     }
@@ -161,22 +176,61 @@ final class Search {
     if (abandoned) {
       return false;
     }
-    if (++walked % CLOCK_EVERY == 0 && System.nanoTime() - deadline > 0) {
+    if (++walked % clockEvery == 0 && System.nanoTime() - deadline > 0) {
       outcome = LdapResult.of(ResultCode.TIME_LIMIT_EXCEEDED, "time limit exceeded");
       return false;
     }
-    if (!matcher.matches(request.filter(), e) || !readable(e)) {
+    if (walked > maxExamined) {
+      outcome = LdapResult.of(ResultCode.ADMIN_LIMIT_EXCEEDED,
+          examinedLimit + " exceeded: " + walked + " > " + maxExamined
+          + (examinedLimit.endsWith("Anonymous") ? " (no index narrows the filter)" : ""));
+      return false;
+    }
+    if (!readable(e)) {
+      return true;
+    }
+    boolean secrets = connection.canSeeSecrets(e);
+    if (!matcher.matches(request.filter(), e, secrets)) {
       return true;
     }
     if (returned >= sizeLimit) {
       outcome = LdapResult.of(ResultCode.SIZE_LIMIT_EXCEEDED, "size limit exceeded");
       return false;
     }
-    connection.writeEntry(id, e, selection, request.typesOnly());
+    connection.writeEntry(id, e, selection, request.typesOnly(), secrets);
     returned++;
     lastKey = e.key;
     pageFull = pageSize > 0 && returned == pageSize;
     return !pageFull;
+  }
+
+  /** An anonymous search that walks its whole scope may look at fewer entries. */
+  private void unindexed(SearchScope scope) {
+    int limit = dsa.limits.maxUnindexedEntriesAnonymous();
+    if (scope != SearchScope.BASE_OBJECT && connection.boundKey().isEmpty()
+        && limit < maxExamined) {
+      maxExamined = limit;
+      examinedLimit = "LdapServerLimits.maxUnindexedEntriesAnonymous";
+    }
+  }
+
+  /** Returns the number of elements of a filter: what matching it costs, roughly. */
+  static int elements(Filter f) {
+    return switch (f) {
+      case Filter.And and -> 1 + elements(and.filters());
+      case Filter.Or or -> 1 + elements(or.filters());
+      case Filter.Not not -> 1 + elements(not.filter());
+      case Filter.Substrings s -> 1 + s.any().size();
+      default -> 1;
+    };
+  }
+
+  private static int elements(List<Filter> filters) {
+    int n = 0;
+    for (Filter f : filters) {
+      n += elements(f);
+    }
+    return n;
   }
 
   /** The root DSE and the subschema subentry are public: clients need them to connect. */

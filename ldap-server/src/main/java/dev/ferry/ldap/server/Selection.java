@@ -67,7 +67,11 @@ final class Selection {
     return false;
   }
 
-  boolean selects(StoredAttribute a) {
+  /** True if {@code a} is asked for; a password only if the client may see it. */
+  boolean selects(StoredAttribute a, boolean secrets) {
+    if (a.type.secret && !secrets) {
+      return false;
+    }
     if (a.type.isOperational() ? allOperational : allUser) {
       return true;
     }

@@ -11,15 +11,19 @@ import java.util.List;
 
 /**
  * An entry as the directory keeps it: encoded once, when it is added or changed, as the
- * SearchResultEntry operation that returns it whole, with its operational attributes encoded
- * after that element. A search that returns every user attribute writes {@code pdu[0, userEnd)}
- * behind a message header: the stored values are copied once, into the connection's buffer, and
- * nothing is encoded again. Other selections splice attribute elements under new headers.
+ * SearchResultEntry operation that returns it whole, with its secret attributes (passwords)
+ * and operational attributes encoded after that element. A search that returns every user
+ * attribute writes {@code pdu[0, userEnd)} behind a message header: the stored values are
+ * copied once, into the connection's buffer, and nothing is encoded again. Other selections
+ * splice attribute elements under new headers.
  *
  * <pre>
- * 0                 dnStart  dnEnd      attrsStart                userEnd            end
- * | 64 len          | 04 dn  | 30 len   | user attribute elements  | operational ones |
+ * 0          dnStart  dnEnd      attrsStart               userEnd
+ * | 64 len   | 04 dn  | 30 len   | public user attributes  | secret ones | operational ones |
  * </pre>
+ *
+ * <p>{@link #attributes} holds them in that order: the first {@link #publicCount} are public,
+ * the first {@link #userCount} are the user attributes, secret ones included.
  *
  * <p>Immutable: a change makes a new entry. Values are slices of {@link #pdu}.
  */
@@ -36,10 +40,12 @@ final class StoredEntry {
   final int attrsStart;
   final int userEnd;
   final StoredAttribute[] attributes;
+  final int publicCount;
   final int userCount;
 
   private StoredEntry(Dn dn, String dnText, String key, byte[] pdu, int dnStart, int dnEnd,
-      int attrsStart, int userEnd, StoredAttribute[] attributes, int userCount) {
+      int attrsStart, int userEnd, StoredAttribute[] attributes, int publicCount,
+      int userCount) {
     this.dn = dn;
     this.dnText = dnText;
     this.key = key;
@@ -49,6 +55,7 @@ final class StoredEntry {
     this.attrsStart = attrsStart;
     this.userEnd = userEnd;
     this.attributes = attributes;
+    this.publicCount = publicCount;
     this.userCount = userCount;
   }
 
@@ -57,6 +64,18 @@ final class StoredEntry {
 
   /** Encodes an entry; {@code user} and {@code operational} are already checked and merged. */
   static StoredEntry encode(Dn dn, List<Spec> user, List<Spec> operational, Schema schema) {
+    List<Spec> secret = new ArrayList<>();
+    List<Spec> open = new ArrayList<>(user.size());
+    for (Spec s : user) {
+      (s.type.secret ? secret : open).add(s);
+    }
+    secret.addAll(operational);
+    return encode(dn, open, secret, user.size(), schema);
+  }
+
+  /** Encodes {@code user} in the SearchResultEntry element and {@code after} behind it. */
+  private static StoredEntry encode(Dn dn, List<Spec> user, List<Spec> after, int userCount,
+      Schema schema) {
     String dnText = dn.toString();
     byte[] dnBytes = dnText.getBytes(StandardCharsets.UTF_8);
     long userList = 0;
@@ -65,7 +84,7 @@ final class StoredEntry {
     }
     long op = BerHeaders.element(dnBytes.length) + BerHeaders.element(userList);
     long total = BerHeaders.element(op);
-    for (Spec s : operational) {
+    for (Spec s : after) {
       total += BerHeaders.element(attributeContent(s));
     }
     if (total > Integer.MAX_VALUE - 16) {
@@ -83,14 +102,14 @@ final class StoredEntry {
     int attrsStart = p;
     BYTES.commit(b, (int) total);
     ByteString whole = b.toByteString();
-    StoredAttribute[] attrs = new StoredAttribute[user.size() + operational.size()];
+    StoredAttribute[] attrs = new StoredAttribute[user.size() + after.size()];
     int i = 0;
     for (Spec s : user) {
       attrs[i] = attribute(a, p, s, whole, schema);
       p = attrs[i++].end;
     }
     int userEnd = p;
-    for (Spec s : operational) {
+    for (Spec s : after) {
       attrs[i] = attribute(a, p, s, whole, schema);
       p = attrs[i++].end;
     }
@@ -98,7 +117,7 @@ final class StoredEntry {
       throw new IllegalStateException("entry encoded to " + p + " of " + total + " bytes");
     }
     return new StoredEntry(dn, dnText, schema.normalize(dn), a, dnStart, dnEnd, attrsStart,
-        userEnd, attrs, user.size());
+        userEnd, attrs, user.size(), userCount);
   }
 
   private static long attributeContent(Spec s) {

@@ -10,11 +10,15 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The update operations (RFC 4511 sections 4.6 to 4.10) and compare, with the result codes
  * RFC 4511 and slapd give. Each update checks everything before it changes anything, under the
  * directory's write lock, so that it applies whole or not at all.
+ *
+ * <p>Each takes what the caller may see: an entry it may not see is missing to it, so the
+ * answers (result code, matched DN, message) for a hidden and for a missing entry are alike.
  */
 final class Updates {
   private final Directory directory;
@@ -36,9 +40,12 @@ final class Updates {
     }
   }
 
+  /** What a caller that may see everything sees (an LDIF loaded at start). */
+  static final Predicate<StoredEntry> EVERYTHING = e -> true;
+
   /** Adds an entry; {@code imported} entries (loaded at start) keep operational attributes. */
-  void add(String dnText, List<Attribute> attributes, String by, boolean imported)
-      throws OperationException {
+  void add(String dnText, List<Attribute> attributes, String by, boolean imported,
+      Predicate<StoredEntry> visible) throws OperationException {
     Dn dn = parseDn(dnText);
     if (dn.isRoot()) {
       throw new OperationException(ResultCode.UNWILLING_TO_PERFORM, "the root DSE cannot be"
@@ -51,7 +58,7 @@ final class Updates {
         throw new OperationException(ResultCode.ENTRY_ALREADY_EXISTS, "entry " + dn
             + " already exists");
       }
-      checkParent(dn, key);
+      checkParent(dn, key, visible);
       if (directory.size() >= maxEntries) {
         throw new OperationException(ResultCode.UNWILLING_TO_PERFORM,
             "LdapServerLimits.maxEntries reached: " + maxEntries + " entries");
@@ -62,21 +69,23 @@ final class Updates {
     }
   }
 
-  private void checkParent(Dn dn, String key) throws OperationException {
-    if (dn.rdns().size() > 1 && directory.get(dn.parent()) != null) {
+  private void checkParent(Dn dn, String key, Predicate<StoredEntry> visible)
+      throws OperationException {
+    StoredEntry parent = dn.rdns().size() > 1 ? directory.get(dn.parent()) : null;
+    if (parent != null && visible.test(parent)) {
       return;
     }
     if (!directory.mayBeRoot(key)) {
       throw new OperationException(ResultCode.NO_SUCH_OBJECT, "parent of " + dn
-          + " does not exist", directory.matchedDn(dn));
+          + " does not exist", directory.matchedDn(dn, visible));
     }
   }
 
-  void delete(String dnText) throws OperationException {
+  void delete(String dnText, Predicate<StoredEntry> visible) throws OperationException {
     Dn dn = parseDn(dnText);
     directory.writeLock.lock();
     try {
-      StoredEntry e = existing(dn);
+      StoredEntry e = directory.visible(dn, visible);
       if (directory.hasChildren(e)) {
         throw new OperationException(ResultCode.NOT_ALLOWED_ON_NON_LEAF, "subordinate objects"
             + " must be deleted first");
@@ -87,20 +96,12 @@ final class Updates {
     }
   }
 
-  StoredEntry existing(Dn dn) throws OperationException {
-    StoredEntry e = directory.get(dn);
-    if (e == null) {
-      throw directory.noSuchObject(dn);
-    }
-    return e;
-  }
-
-  void modify(String dnText, List<Modification> changes, String by)
-      throws OperationException {
+  void modify(String dnText, List<Modification> changes, String by,
+      Predicate<StoredEntry> visible) throws OperationException {
     Dn dn = parseDn(dnText);
     directory.writeLock.lock();
     try {
-      StoredEntry e = existing(dn);
+      StoredEntry e = directory.visible(dn, visible);
       Map<String, Draft> drafts = factory.drafts(e);
       for (Modification m : changes) {
         apply(m, drafts, e.dn);
@@ -248,17 +249,19 @@ final class Updates {
   }
 
   void modifyDn(String dnText, String newRdnText, boolean deleteOldRdn, String newSuperior,
-      String by) throws OperationException {
+      String by, Predicate<StoredEntry> visible) throws OperationException {
     Dn dn = parseDn(dnText);
     Dn.Rdn newRdn = rdn(newRdnText);
     directory.writeLock.lock();
     try {
-      StoredEntry e = existing(dn);
+      StoredEntry e = directory.visible(dn, visible);
       Dn parent = newSuperior != null ? parseDn(newSuperior) : dn.rdns().size() > 1
           ? dn.parent() : Dn.ROOT;
-      if (newSuperior != null && !parent.isRoot() && directory.get(parent) == null) {
+      StoredEntry superior = parent.isRoot() ? null : directory.get(parent);
+      if (newSuperior != null && !parent.isRoot()
+          && (superior == null || !visible.test(superior))) {
         throw new OperationException(ResultCode.NO_SUCH_OBJECT, "new superior " + parent
-            + " does not exist", directory.matchedDn(parent));
+            + " does not exist", directory.matchedDn(parent, visible));
       }
       Dn target = parent.child(newRdn);
       String targetKey = directory.schema.normalize(target);
@@ -351,10 +354,14 @@ final class Updates {
   }
 
   /** Returns true for compareTrue (RFC 4511 section 4.10). */
-  boolean compare(String dnText, String description, ByteString value)
-      throws OperationException {
-    StoredEntry e = existing(parseDn(dnText));
+  boolean compare(String dnText, String description, ByteString value,
+      Predicate<StoredEntry> visible, Predicate<StoredEntry> secrets) throws OperationException {
+    StoredEntry e = directory.visible(parseDn(dnText), visible);
     AttributeType t = factory.type(description);
+    if (t.secret && !secrets.test(e)) {
+      throw new OperationException(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "no compare access"
+          + " to " + description);
+    }
     if (t.equality == null) {
       throw new OperationException(ResultCode.INAPPROPRIATE_MATCHING, description
           + " has no equality matching rule");

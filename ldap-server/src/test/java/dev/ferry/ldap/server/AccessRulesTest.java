@@ -2,6 +2,7 @@ package dev.ferry.ldap.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ferry.bytes.ByteString;
 import dev.ferry.ldap.Attribute;
@@ -86,6 +87,47 @@ class AccessRulesTest {
       assertEquals(ResultCode.SUCCESS, replaceDescription(root,
           "cn=admins,ou=groups," + BASE));
       assertEquals(6, count(root, BASE));
+    }
+  }
+
+  @Test
+  void rulesReadFromText() throws IOException {
+    AccessRules rules = AccessRules.parse("""
+        # a comment, then a blank line
+
+        to ou=groups,dc=example,dc=com by anonymous read
+        TO * BY users read
+        to ou=people,dc=example,dc=com by dn=uid=bjensen,ou=people,dc=example,dc=com write
+        to * by dn.subtree=ou=people,dc=example,dc=com read
+        """);
+    try (LdapServer s = server(rules);
+        LdapConnection anonymous = LdapConnection.connect("127.0.0.1", s.port());
+        LdapConnection babs = LdapConnection.connect("127.0.0.1", s.port());
+        LdapConnection john = LdapConnection.connect("127.0.0.1", s.port())) {
+      assertEquals(2, count(anonymous, "ou=groups," + BASE));
+      assertEquals(ResultCode.NO_SUCH_OBJECT, assertThrows(LdapException.class,
+          () -> count(anonymous, PEOPLE)).resultCode());
+      babs.bind(BJENSEN, "hifalutin");
+      john.bind(JDOE, "secret");
+      assertEquals(6, count(john, BASE));
+      assertEquals(ResultCode.SUCCESS, replaceDescription(babs, JDOE));
+      assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, replaceDescription(john, BJENSEN));
+      assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, replaceDescription(john, JDOE));
+    }
+  }
+
+  @Test
+  void badRuleTextNamesTheLine() {
+    for (String[] bad : new String[][] {
+        {"to * by users read\nallow all", "line 2", "expected: to SUBTREE by WHO LEVEL"},
+        {"to * by users own", "line 1", "expected: read, write or manage"},
+        {"to * by anonymous write", "line 1", "anonymous clients may only read"},
+        {"to * by everybody read", "line 1", "expected: anonymous, users"},
+        {"to not a dn by users read", "line 1", ""}}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> AccessRules.parse(bad[0]));
+      assertTrue(e.getMessage().contains(bad[1]) && e.getMessage().contains(bad[2]),
+          e.getMessage());
     }
   }
 }

@@ -15,7 +15,7 @@ class FilterMatcherTest {
 
   static StoredEntry entry(boolean checking) throws OperationException {
     EntryFactory f = new EntryFactory(SCHEMA, checking ? new SchemaChecker(SCHEMA) : null,
-        Clock.systemUTC());
+        Clock.systemUTC(), new Passwords(PasswordScheme.ssha256()));
     return f.create(Dn.parse("cn=x,dc=example"), List.of(
         Attribute.of("objectClass", "device", "extensibleObject"), Attribute.of("cn", "x"),
         Attribute.of("uidNumber", "42"), Attribute.of("description", "Ships and  sails"),

@@ -115,28 +115,167 @@ class LdapServerLimitsTest {
     }
   }
 
+  static void bind(LdapConnection c) throws IOException {
+    c.bind("cn=admin," + BASE, "secret");
+  }
+
+  /** Polls until {@code condition} holds, failing after 10 s. */
+  static void await(String what, java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within 10 s: " + what);
+      }
+      Thread.sleep(5);
+    }
+  }
+
+  static void assertBusy(RawClient c, String message) throws IOException {
+    LdapMessage notice = readMessage(c);
+    assertEquals(ResultCode.BUSY, notice.op().result().resultCode());
+    assertTrue(notice.op().result().diagnosticMessage().contains(message),
+        notice.op().result().diagnosticMessage());
+    assertTrue(c.isClosedByPeer());
+  }
+
   @Test
   void maxConnections() throws Exception {
     try (LdapServer s = server(LdapServerLimits.builder().maxConnections(2).build(), 0);
         LdapConnection a = LdapConnection.connect("127.0.0.1", s.port());
         LdapConnection b = LdapConnection.connect("127.0.0.1", s.port())) {
-      a.whoAmI();
-      b.whoAmI();
+      bind(a);
+      bind(b); // bound clients are never closed to make room
       try (RawClient third = new RawClient(s.port())) {
-        LdapMessage notice = readMessage(third);
-        assertEquals(ResultCode.BUSY, notice.op().result().resultCode());
-        assertTrue(notice.op().result().diagnosticMessage().contains(
-            "LdapServerLimits.maxConnections exceeded: 3 > 2"));
-        assertTrue(third.isClosedByPeer());
+        assertBusy(third, "LdapServerLimits.maxConnections exceeded: 3 > 2");
       }
       a.close();
-      long deadline = System.nanoTime() + 5_000_000_000L;
-      while (s.connectionCount() > 1 && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
+      await("a's connection closed", () -> s.connectionCount() == 1);
       try (LdapConnection again = LdapConnection.connect("127.0.0.1", s.port())) {
         assertEquals("", again.whoAmI());
       }
+    }
+  }
+
+  @Test
+  void maxConnectionsPerAddress() throws Exception {
+    try (LdapServer s = server(LdapServerLimits.builder().maxConnectionsPerAddress(2).build(),
+        0); LdapConnection a = LdapConnection.connect("127.0.0.1", s.port());
+        LdapConnection b = LdapConnection.connect("127.0.0.1", s.port())) {
+      bind(a);
+      bind(b);
+      try (RawClient third = new RawClient(s.port(), 0, "127.0.0.1")) {
+        assertBusy(third, "LdapServerLimits.maxConnectionsPerAddress exceeded: 3 > 2");
+      }
+      try (RawClient other = new RawClient(s.port(), 0, "127.0.0.2")) { // another address
+        other.send(LdapCodec.encode(LdapMessage.of(1, new ProtocolOp.ExtendedRequest(
+            ProtocolOp.ExtendedRequest.WHO_AM_I, null))));
+        assertEquals(ResultCode.SUCCESS, readMessage(other).op().result().resultCode());
+      }
+    }
+  }
+
+  @Test
+  void anIdleConnectionThatHasNotBoundMakesRoomForANewOne() throws Exception {
+    try (LdapServer s = server(LdapServerLimits.builder().maxConnections(2).build(), 0);
+        LdapConnection bound = LdapConnection.connect("127.0.0.1", s.port());
+        RawClient idle = new RawClient(s.port())) {
+      bind(bound);
+      await("both connected", () -> s.connectionCount() == 2);
+      try (LdapConnection third = LdapConnection.connect("127.0.0.1", s.port())) {
+        assertEquals("", third.whoAmI());
+        assertTrue(idle.isClosedByPeer(), "the idle anonymous connection made room");
+        assertEquals("dn:cn=admin," + BASE, bound.whoAmI());
+      }
+    }
+  }
+
+  @Test
+  void idleTimeoutsAreShorterBeforeABind() throws Exception {
+    try (LdapServer s = server(LdapServerLimits.builder().idleTimeoutMillisAnonymous(200)
+        .idleTimeoutMillis(60_000).build(), 0);
+        LdapConnection bound = LdapConnection.connect("127.0.0.1", s.port());
+        RawClient anonymous = new RawClient(s.port())) {
+      bind(bound);
+      long start = System.nanoTime();
+      assertTrue(anonymous.isClosedByPeer());
+      long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+      assertTrue(waitedMillis >= 150, "closed after " + waitedMillis + " ms");
+      assertEquals("dn:cn=admin," + BASE, bound.whoAmI()); // idle as long, still open
+    }
+    try (LdapServer s = server(LdapServerLimits.builder().idleTimeoutMillis(200).build(), 0);
+        LdapConnection bound = LdapConnection.connect("127.0.0.1", s.port())) {
+      bind(bound);
+      await("the bound connection closed", () -> s.connectionCount() == 0);
+    }
+  }
+
+  @Test
+  void aRunningSearchIsNotIdle() throws Exception {
+    try (LdapServer s = server(LdapServerLimits.builder().idleTimeoutMillis(100)
+        .maxSearchResults(10_000).build(), 3000, "x".repeat(2000));
+        RawClient c = new RawClient(s.port(), 4096)) {
+      c.send(LdapCodec.encode(LdapMessage.of(1, ProtocolOp.BindRequest.simple("cn=admin,"
+          + BASE, "secret"))));
+      assertEquals(ResultCode.SUCCESS, readMessage(c).op().result().resultCode());
+      c.send(LdapCodec.encode(LdapMessage.of(2, SearchRequest.of(BASE,
+          SearchScope.WHOLE_SUBTREE, Filter.present("objectClass")))));
+      Thread.sleep(300); // the search waits on the client; the connection is not idle
+      assertEquals(3001, c.readSearch());
+    }
+  }
+
+  @Test
+  void aRequestThatStopsHalfWayTimesOutShorterBeforeABind() throws Exception {
+    ByteString whoAmI = LdapCodec.encode(LdapMessage.of(1, new ProtocolOp.ExtendedRequest(
+        ProtocolOp.ExtendedRequest.WHO_AM_I, null)));
+    byte[] half = whoAmI.subSequence(0, whoAmI.size() / 2).toByteArray();
+    try (LdapServer s = server(LdapServerLimits.builder().readTimeoutMillisAnonymous(200)
+        .readTimeoutMillis(60_000).idleTimeoutMillisAnonymous(60_000).build(), 0);
+        RawClient anonymous = new RawClient(s.port());
+        RawClient bound = new RawClient(s.port())) {
+      bound.send(LdapCodec.encode(LdapMessage.of(1, ProtocolOp.BindRequest.simple("cn=admin,"
+          + BASE, "secret"))));
+      assertEquals(ResultCode.SUCCESS, readMessage(bound).op().result().resultCode());
+      bound.sendRaw(half);
+      anonymous.sendRaw(half);
+      long start = System.nanoTime();
+      assertTrue(anonymous.isClosedByPeer());
+      assertTrue(System.nanoTime() - start >= 150_000_000L);
+      bound.sendRaw(whoAmI.subSequence(whoAmI.size() / 2).toByteArray()); // finishes in time
+      assertEquals(ResultCode.SUCCESS, readMessage(bound).op().result().resultCode());
+    }
+  }
+
+  @Test
+  void aClientThatDoesNotReadItsResultsIsClosedAfterTheWriteTimeout() throws Exception {
+    try (LdapServer s = server(LdapServerLimits.builder().writeTimeoutMillis(300)
+        .maxSearchResults(10_000).build(), 3000, "x".repeat(2000));
+        RawClient c = new RawClient(s.port(), 4096)) {
+      c.send(LdapCodec.encode(LdapMessage.of(2, SearchRequest.of(BASE,
+          SearchScope.WHOLE_SUBTREE, Filter.present("objectClass")))));
+      await("the connection closed", () -> s.connectionCount() == 0);
+    }
+  }
+
+  @Test
+  void maxEntriesExamined() throws Exception {
+    try (LdapServer s = server(LdapServerLimits.builder().maxEntriesExamined(11).build(), 10);
+        LdapConnection c = LdapConnection.connect("127.0.0.1", s.port())) {
+      Filter none = Filter.equality("uid", "nobody");
+      assertEquals(0, c.searchAll(SearchRequest.of(BASE, SearchScope.WHOLE_SUBTREE, none))
+          .size()); // 11 entries looked at: the base and 10 accounts
+      c.bind("cn=admin," + BASE, "secret");
+      c.add("uid=u10," + BASE, List.of(Attribute.of("objectClass", "account"),
+          Attribute.of("uid", "u10")));
+      assertEquals(0, c.searchAll(SearchRequest.of(BASE, SearchScope.WHOLE_SUBTREE, none))
+          .size()); // the root DN is not limited
+      c.bind(ProtocolOp.BindRequest.simple("", ""));
+      LdapException e = assertThrows(LdapException.class, () -> c.searchAll(SearchRequest.of(
+          BASE, SearchScope.WHOLE_SUBTREE, none)));
+      assertEquals(ResultCode.ADMIN_LIMIT_EXCEEDED, e.resultCode());
+      assertTrue(e.getMessage().contains("LdapServerLimits.maxEntriesExamined exceeded: 12 > 11"),
+          e.getMessage());
     }
   }
 

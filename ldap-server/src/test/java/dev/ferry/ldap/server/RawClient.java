@@ -25,10 +25,21 @@ final class RawClient implements AutoCloseable {
 
   /** Connects with a receive buffer of {@code receiveBufferBytes} (0: the system's). */
   RawClient(int port, int receiveBufferBytes) throws IOException {
+    this(port, receiveBufferBytes, null);
+  }
+
+  /**
+   * Connects from {@code localAddress} (a loopback address such as 127.0.0.2, so that a test
+   * has clients of several addresses; null: the system's choice).
+   */
+  RawClient(int port, int receiveBufferBytes, String localAddress) throws IOException {
     socket = new Socket();
     socket.setTcpNoDelay(true);
     if (receiveBufferBytes > 0) {
       socket.setReceiveBufferSize(receiveBufferBytes);
+    }
+    if (localAddress != null) {
+      socket.bind(new InetSocketAddress(localAddress, 0));
     }
     socket.connect(new InetSocketAddress("127.0.0.1", port));
     in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);

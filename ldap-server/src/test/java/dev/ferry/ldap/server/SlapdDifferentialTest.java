@@ -36,7 +36,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The same directory in OpenLDAP's slapd (back-mdb, the schema files Debian ships) and in
- * Ferry's server (the same files): a few hundred generated searches (scopes, nested filters with
+ * Ferry's server (the same files, and indexes of every kind on what the filters name, so that
+ * indexed searches are compared too): a few hundred generated searches (scopes, nested filters with
  * Undefined items, attribute lists, typesOnly, size limits, paging) must return the same result
  * and the same entries, compared entry by entry and value by value; then a sequence of changes,
  * some meant to fail, must get the same result codes and leave the same directory.
@@ -57,9 +58,9 @@ class SlapdDifferentialTest {
     slapd.awaitReady();
     schema = SchemaTest.openLdap("core.schema", "cosine.schema", "nis.schema",
         "inetorgperson.schema");
-    ferry = LdapServer.builder().suffix(Slapd.SUFFIX).rootDn(Slapd.ADMIN, Slapd.PASSWORD)
-        .schema(schema).limits(LdapServerLimits.builder().maxSearchResults(1000).build())
-        .start();
+    ferry = IndexTest.indexed(LdapServer.builder()).suffix(Slapd.SUFFIX)
+        .rootDn(Slapd.ADMIN, Slapd.PASSWORD).schema(schema)
+        .limits(LdapServerLimits.builder().maxSearchResults(1000).build()).start();
     toSlapd = slapd.admin();
     toFerry = LdapConnection.connect("127.0.0.1", ferry.port());
     toFerry.bind(Slapd.ADMIN, Slapd.PASSWORD);
@@ -131,7 +132,7 @@ class SlapdDifferentialTest {
         differences.add(change + ": slapd " + a + ", Ferry " + b);
       }
       if (a.equals(ResultCode.SUCCESS)) {
-        track(change);
+        track(generator, change);
       } else {
         failed++;
       }
@@ -145,7 +146,8 @@ class SlapdDifferentialTest {
     assertEquals("", String.join("\n", afterwards));
   }
 
-  private static void track(ProtocolOp change) {
+  /** Tells the generator what a change that succeeded added and removed. */
+  static void track(DirectoryGenerator generator, ProtocolOp change) {
     switch (change) {
       case ProtocolOp.DeleteRequest d -> generator.removed(d.entry());
       case ProtocolOp.AddRequest a -> generator.added(a.entry());

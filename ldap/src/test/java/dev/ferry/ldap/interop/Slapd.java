@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * A throw-away OpenLDAP slapd on free loopback ports, configured in a temp folder (see
  * /work/shared/recipes/slapd.md): installs Debian's package if missing (as root), writes a
- * cn=config LDIF with one mdb database, a test CA with a server certificate (StartTLS and
+ * cn=config LDIF with one mdb database and the password modules of slapd-contrib (pw-sha2,
+ * pw-pbkdf2), a test CA with a server certificate (StartTLS and
  * ldaps) and a client certificate (SASL EXTERNAL), starts slapd and stops it by its own pid.
  *
  * <p>slapd listens for {@code ldap://} on 127.0.0.1 and for {@code ldaps://} on 127.0.0.1 and
@@ -80,7 +81,8 @@ public final class Slapd implements AutoCloseable {
 
   public static void ensureInstalled() throws Exception {
     if (Files.isExecutable(SLAPD) && Files.isExecutable(SLAPADD)
-        && Files.isExecutable(Path.of("/usr/bin/ldapsearch"))) {
+        && Files.isExecutable(Path.of("/usr/bin/ldapsearch"))
+        && Files.exists(Path.of("/usr/lib/ldap/pw-pbkdf2.so"))) {
       return;
     }
     boolean skip = "1".equals(System.getenv("FERRY_SKIP_SLAPD"));
@@ -148,6 +150,8 @@ public final class Slapd implements AutoCloseable {
         cn: module
         olcModulePath: /usr/lib/ldap
         olcModuleLoad: back_mdb.so
+        olcModuleLoad: pw-sha2.so
+        olcModuleLoad: pw-pbkdf2.so
 
         dn: cn=schema,cn=config
         objectClass: olcSchemaConfig

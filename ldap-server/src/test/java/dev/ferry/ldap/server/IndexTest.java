@@ -1,0 +1,177 @@
+package dev.ferry.ldap.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ferry.ldap.Attribute;
+import dev.ferry.ldap.Filter;
+import dev.ferry.ldap.LdapConnection;
+import dev.ferry.ldap.LdapException;
+import dev.ferry.ldap.LdifRecord;
+import dev.ferry.ldap.Modification;
+import dev.ferry.ldap.ProtocolOp;
+import dev.ferry.ldap.ProtocolOp.SearchRequest;
+import dev.ferry.ldap.ResultCode;
+import dev.ferry.ldap.SearchScope;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Indexes narrow a search to the entries they name and never lose one: over generated
+ * directories, filters and changes, every entry a filter matches is among its candidates; an
+ * indexed search looks at only those (it passes a small entries-examined limit the same search
+ * without indexes fails), and an anonymous search no index narrows is refused past its limit.
+ */
+class IndexTest {
+  static final String BASE = DirectoryGenerator.SUFFIX;
+
+  /** Indexes on most of what the generator's filters name, of every kind. */
+  static LdapServer.Builder indexed(LdapServer.Builder b) {
+    return b.index("objectClass", IndexType.EQUALITY, IndexType.PRESENCE)
+        .index("uid", IndexType.EQUALITY, IndexType.SUBSTRING)
+        .index("cn", IndexType.EQUALITY, IndexType.SUBSTRING, IndexType.PRESENCE)
+        .index("sn", IndexType.EQUALITY, IndexType.SUBSTRING)
+        .index("mail", IndexType.EQUALITY, IndexType.PRESENCE, IndexType.SUBSTRING)
+        .index("uidNumber", IndexType.EQUALITY, IndexType.ORDERING)
+        .index("gidNumber", IndexType.EQUALITY, IndexType.ORDERING)
+        .index("telephoneNumber", IndexType.EQUALITY, IndexType.SUBSTRING)
+        .index("description", IndexType.SUBSTRING, IndexType.PRESENCE)
+        .index("member", IndexType.EQUALITY)
+        .index("name", IndexType.EQUALITY); // a supertype: covers cn, sn, ou, ...
+  }
+
+  static Schema schema() throws IOException {
+    return SchemaTest.openLdap("core.schema", "cosine.schema", "nis.schema",
+        "inetorgperson.schema");
+  }
+
+  /** Every entry the filter is TRUE for must be a candidate; returns how many candidates. */
+  static int assertCandidatesCover(Dsa dsa, Filter f) {
+    Candidates c = dsa.directory.indexes.plan(f, Integer.MAX_VALUE);
+    if (c == null) {
+      return -1;
+    }
+    Set<String> keys = new HashSet<>();
+    c.iterator(null, false, null).forEachRemaining(keys::add);
+    FilterMatcher m = new FilterMatcher(dsa.schema, dsa.directory, true);
+    dsa.directory.scan("", SearchScope.WHOLE_SUBTREE, null, e -> {
+      if (m.matches(f, e, true)) {
+        assertTrue(keys.contains(e.key), f + " matches " + e.dnText + ", not a candidate");
+      }
+      return true;
+    });
+    return keys.size();
+  }
+
+  @Test
+  void everyMatchIsACandidateThroughChanges() throws Exception {
+    DirectoryGenerator generator = new DirectoryGenerator(3401);
+    List<LdifRecord.Entry> entries = generator.directory(300);
+    try (LdapServer s = indexed(LdapServer.builder()).suffix(BASE).schema(schema())
+        .rootDn("cn=admin," + BASE, "secret").records(entries).start();
+        LdapConnection c = LdapConnection.connect("127.0.0.1", s.port())) {
+      c.bind("cn=admin," + BASE, "secret");
+      int narrowed = 0;
+      for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 200; i++) {
+          int n = assertCandidatesCover(s.dsa(), generator.search().filter());
+          if (n >= 0 && n < s.entryCount()) {
+            narrowed++;
+          }
+        }
+        for (int i = 0; i < 100; i++) { // adds, deletes, modifies and renames
+          ProtocolOp change = generator.change();
+          if (SlapdDifferentialTest.apply(c, change).equals(ResultCode.SUCCESS)) {
+            SlapdDifferentialTest.track(generator, change);
+          }
+        }
+      }
+      assertTrue(narrowed > 150, narrowed + " of 600 filters narrowed by an index");
+    }
+  }
+
+  @Test
+  void indexedSearchesLookOnlyAtTheirCandidates() throws Exception {
+    List<LdifRecord.Entry> entries = new ArrayList<>();
+    entries.add(new LdifRecord.Entry(BASE, List.of(Attribute.of("objectClass", "domain"),
+        Attribute.of("dc", "example"))));
+    for (int i = 0; i < 2000; i++) {
+      entries.add(new LdifRecord.Entry("uid=u" + i + "," + BASE, List.of(
+          Attribute.of("objectClass", i % 100 == 0 ? "inetOrgPerson" : "account"),
+          Attribute.of("uid", "u" + i), Attribute.of("description", "number " + i),
+          Attribute.of("uidNumber", String.valueOf(i)))));
+    }
+    LdapServerLimits limits = LdapServerLimits.builder().maxEntriesExamined(25)
+        .maxUnindexedEntriesAnonymous(20).build();
+    List<String> filters = List.of("(uid=u1234)", "(&(objectClass=person)(uid=u1*))",
+        "(|(uid=u7)(uid=u8)(uid=u1999))", "(description=*ber 123*)", "(uidNumber>=1990)",
+        "(&(uidNumber<=15)(!(uid=u3)))", "(objectClass=inetOrgPerson)", "(uid=*99)");
+    int[] expected = {1, 11, 3, 11, 10, 15, 20, 20};
+    try (LdapServer plain = LdapServer.builder().suffix(BASE).limits(limits)
+        .records(entries).start();
+        LdapServer fast = indexed(LdapServer.builder()).index("uidNumber", IndexType.ORDERING)
+            .index("description", IndexType.SUBSTRING).suffix(BASE).limits(limits)
+            .records(entries).start();
+        LdapConnection toPlain = LdapConnection.connect("127.0.0.1", plain.port());
+        LdapConnection toFast = LdapConnection.connect("127.0.0.1", fast.port())) {
+      for (int i = 0; i < filters.size(); i++) {
+        SearchRequest r = SearchRequest.of(BASE, SearchScope.WHOLE_SUBTREE,
+            Filter.parse(filters.get(i)), "1.1");
+        assertEquals(expected[i], toFast.searchAll(r).size(), filters.get(i));
+        LdapException e = assertThrows(LdapException.class, () -> toPlain.searchAll(r));
+        assertEquals(ResultCode.ADMIN_LIMIT_EXCEEDED, e.resultCode());
+        assertTrue(e.getMessage().contains("maxUnindexedEntriesAnonymous exceeded: 21 > 20"),
+            e.getMessage());
+      }
+      // what no index narrows is refused for an anonymous client on the indexed server too
+      LdapException e = assertThrows(LdapException.class, () -> toFast.searchAll(
+          SearchRequest.of(BASE, SearchScope.WHOLE_SUBTREE, Filter.parse("(!(uid=u1))"))));
+      assertTrue(e.getMessage().contains("no index narrows the filter"), e.getMessage());
+      // one level and paged through the candidates
+      assertEquals(11, toFast.searchAll(SearchRequest.of(BASE, SearchScope.SINGLE_LEVEL,
+          Filter.parse("(uidNumber>=1989)"), "1.1")).size());
+    }
+  }
+
+  @Test
+  void changesMoveEntriesBetweenIndexKeys() throws Exception {
+    try (LdapServer s = indexed(LdapServer.builder()).suffix(BASE)
+        .rootDn("cn=admin," + BASE, "secret").ldifResource(IndexTest.class, "example.ldif")
+        .start(); LdapConnection c = LdapConnection.connect("127.0.0.1", s.port())) {
+      c.bind("cn=admin," + BASE, "secret");
+      String bjensen = LdapServerTest.BJENSEN;
+      c.modify(bjensen, List.of(new Modification(Modification.Type.REPLACE,
+          Attribute.of("sn", "Jørgensen"))));
+      assertEquals(0, count(c, "(sn=jensen)"));
+      assertEquals(1, count(c, "(sn=JØRGENSEN)"));
+      assertEquals(1, count(c, "(sn=*rgen*)"));
+      c.send(new ProtocolOp.ModifyDnRequest(bjensen, "uid=babs", true, null), List.of())
+          .get();
+      assertEquals(0, count(c, "(uid=bjensen)"));
+      assertEquals(1, count(c, "(uid=babs)"));
+      c.delete("uid=babs," + LdapServerTest.PEOPLE);
+      assertEquals(0, count(c, "(uid=babs)"));
+      assertEquals(1, count(c, "(objectClass=inetOrgPerson)")); // jdoe is left
+    }
+  }
+
+  static int count(LdapConnection c, String filter) throws IOException {
+    return c.searchAll(SearchRequest.of(BASE, SearchScope.WHOLE_SUBTREE, Filter.parse(filter),
+        "1.1")).size();
+  }
+
+  @Test
+  void indexesAPasswordOrAComputedAttributeCannotHave() {
+    for (String attribute : List.of("userPassword", "hasSubordinates")) {
+      assertThrows(IllegalArgumentException.class, () -> LdapServer.builder()
+          .index(attribute, IndexType.EQUALITY).start());
+    }
+    assertThrows(IllegalArgumentException.class, () -> LdapServer.builder()
+        .index("objectClass", IndexType.ORDERING).start()); // objectClass has no ordering rule
+  }
+}
