@@ -12,6 +12,7 @@ import jakarta.xml.ws.WebServiceException;
 import jakarta.xml.ws.WebServiceFeature;
 import jakarta.xml.ws.WebServiceProvider;
 import jakarta.xml.ws.soap.MTOM;
+import jakarta.xml.ws.spi.http.HttpContext;
 import jakarta.xml.ws.wsaddressing.W3CEndpointReference;
 import jakarta.xml.ws.wsaddressing.W3CEndpointReferenceBuilder;
 import java.io.IOException;
@@ -96,19 +97,24 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
     published(uri, () -> Servers.unpublish(uri));
   }
 
-  /**
-   * Publishes in another HTTP container: {@code serverContext} is its
-   * {@link jakarta.xml.ws.spi.http.HttpContext}, whose handler from now on serves this endpoint
-   * (the container owns the listener, its TLS and its callers; a {@link ServerFeature}'s options
-   * and metrics apply).
-   */
+  /** Publishes on {@code serverContext}, which must be a {@link HttpContext}. */
   @Override
-  public synchronized void publish(Object serverContext) {
-    if (!(serverContext instanceof jakarta.xml.ws.spi.http.HttpContext context)) {
+  public void publish(Object serverContext) {
+    if (!(serverContext instanceof HttpContext context)) {
       throw new IllegalArgumentException("Ferry publishes at an address (publish(String)) or on"
           + " a jakarta.xml.ws.spi.http.HttpContext, not on "
           + (serverContext == null ? "null" : serverContext.getClass().getName()));
     }
+    publish(context);
+  }
+
+  /**
+   * Publishes in another HTTP container through the {@code jakarta.xml.ws.spi.http} SPI: the
+   * context's handler serves this endpoint from now on (the container owns the listener, its
+   * TLS and its callers; a {@link ServerFeature}'s options and metrics apply).
+   */
+  @Override
+  public synchronized void publish(HttpContext context) {
     requireUnpublished();
     if (server != null && server.tls() != null) {
       throw new WebServiceException("an HttpContext's container owns its TLS: publish it"
