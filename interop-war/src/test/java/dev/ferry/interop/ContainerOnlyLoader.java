@@ -23,8 +23,15 @@ final class ContainerOnlyLoader extends ClassLoader {
     this.test = ContainerOnlyLoader.class.getClassLoader();
   }
 
+  /** The container's own resources: its JNDI set-up (Jetty's) too. */
+  private static final List<String> CONTAINER_RESOURCES = List.of("jndi.properties");
+
   private static boolean isContainers(String name) {
     return CONTAINER.stream().anyMatch(name::startsWith);
+  }
+
+  private static boolean isContainersResource(String name) {
+    return CONTAINER_RESOURCES.contains(name) || isContainers(name.replace('/', '.'));
   }
 
   @Override
@@ -34,13 +41,12 @@ final class ContainerOnlyLoader extends ClassLoader {
 
   @Override
   public URL getResource(String name) {
-    return isContainers(name.replace('/', '.')) ? test.getResource(name)
-        : super.getResource(name);
+    return isContainersResource(name) ? test.getResource(name) : super.getResource(name);
   }
 
   @Override
   public Enumeration<URL> getResources(String name) throws IOException {
-    return isContainers(name.replace('/', '.')) ? test.getResources(name)
+    return isContainersResource(name) ? test.getResources(name)
         : Collections.emptyEnumeration();
   }
 }

@@ -2,8 +2,10 @@ package dev.ferry.interop;
 
 import java.net.URI;
 import java.nio.file.Path;
+import org.eclipse.jetty.ee.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
-import org.eclipse.jetty.ee10.webapp.WebAppClassLoader;
+import org.eclipse.jetty.ee10.plus.webapp.EnvConfiguration;
+import org.eclipse.jetty.ee10.plus.webapp.PlusConfiguration;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.eclipse.jetty.security.HashLoginService;
 import org.eclipse.jetty.security.UserStore;
@@ -45,13 +47,16 @@ class JettyWarTest extends WarContract {
     webapp.setTempDirectory(war.getParent().resolve("jetty-" + contextPath.substring(1))
         .toFile());
     webapp.setClassLoader(new WebAppClassLoader(new ContainerOnlyLoader(), webapp));
-    webapp.addConfiguration(new AnnotationConfiguration()); // @HandlesTypes initializers
+    // as Jetty's annotations module sets up: @HandlesTypes initializers, with JNDI beneath
+    webapp.addConfiguration(new EnvConfiguration(), new PlusConfiguration(),
+        new AnnotationConfiguration());
     webapp.getSecurityHandler().setLoginService(users);
     webapp.setThrowUnavailableOnStartupException(true);
     contexts.addHandler(webapp);
     try {
       webapp.start();
     } catch (Exception e) {
+      failure = e;
       contexts.removeHandler(webapp);
       return null;
     }

@@ -54,6 +54,8 @@ abstract class WarContract {
   static Path dir;
   URI base;
   final List<LogRecord> deployLog = new ArrayList<>();
+  /** Why the container did not start the last application it was given, if it says. */
+  Throwable failure;
   /** Held: JUL keeps loggers weakly, and a collected one loses its handler. */
   final Logger deployLogger = Logger.getLogger("dev.ferry.jaxws.servlet");
   final Handler capture = new Handler() {
@@ -88,7 +90,7 @@ abstract class WarContract {
     deployLogger.addHandler(capture);
     start(dir);
     base = deploy(packed(WAR, dir.resolve("ferry.war")), "/app");
-    assertThat(base).as("the WAR started").isNotNull();
+    assertThat(base).as("the WAR started: %s", failure).isNotNull();
   }
 
   @AfterAll
