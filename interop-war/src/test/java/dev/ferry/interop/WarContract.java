@@ -3,6 +3,7 @@ package dev.ferry.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ferry.testkit.PythonPackages;
 import dev.ferry.war.Teller;
 import jakarta.activation.DataHandler;
 import jakarta.xml.ws.Holder;
@@ -288,23 +289,11 @@ abstract class WarContract {
     private ZeepTool() {}
 
     static Path python() throws Exception {
-      Path venv = Path.of(System.getProperty("user.home"), ".cache", "ferry", "python-zeep");
-      Path script = Files.createTempFile("install-zeep", ".sh");
-      try (InputStream in = WarContract.class.getResourceAsStream("install-zeep.sh")) {
-        Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
-      }
-      try {
-        Process p = new ProcessBuilder("sh", script.toString(), venv.toString())
-            .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        boolean done = p.waitFor(300, TimeUnit.SECONDS);
-        Assumptions.assumeTrue(done && p.exitValue() == 0, "zeep could not be installed from"
-            + " PyPI into " + venv + " (is PyPI reachable?): the zeep calls are skipped");
-        String[] lines = out.strip().split("\n");
-        return Path.of(lines[lines.length - 1]);
-      } finally {
-        Files.deleteIfExists(script);
-      }
+      PythonPackages.Install install = PythonPackages.install("zeep", "zeep", "4.3.3");
+      Assumptions.assumeTrue(install.installed(), "zeep could not be installed from PyPI"
+          + " (is PyPI reachable?), so the zeep calls are skipped: exit " + install.exit()
+          + ", " + install.error());
+      return install.python();
     }
 
     static Map<String, String> run(Path python, Path script, String... args) throws Exception {
