@@ -74,21 +74,36 @@ public final class FerryServletInitializer implements ServletContainerInitialize
       }
       List<Deployment.Deployed> deployed = new Deployment(context, settings.codec())
           .deploy(specs);
-      Metrics metrics = Metrics.create("ferry.server");
-      context.setAttribute(METRICS_ATTRIBUTE, metrics);
-      for (Deployment.Deployed d : deployed) {
-        ServletRegistration.Dynamic r = context.addServlet("ferry:" + d.spec().name(),
-            new SoapServlet(settings.codec(), d.dispatcher(), metrics, settings.options()));
-        r.addMapping(d.spec().urlPattern());
-        r.setLoadOnStartup(1);
-        LOG.log(System.Logger.Level.INFO, "deployed {0} at {1}{2}: {3}", d.spec().describe(),
-            context.getContextPath(), d.spec().urlPattern(), d.spec().implementation());
+      try {
+        register(context, settings, deployed);
+      } catch (DeploymentException | RuntimeException e) {
+        deployed.forEach(d -> d.endpoint().stop());
+        throw e;
       }
       context.addListener(new Stopper(deployed));
     } catch (DeploymentException e) {
       LOG.log(System.Logger.Level.ERROR, "not deployed: " + e.getMessage());
       throw new ServletException("the JAX-WS endpoints of " + name(context)
           + " are not deployed: " + e.getMessage(), e);
+    }
+  }
+
+  /** One servlet per endpoint at its URL pattern, sharing the application's metrics. */
+  private static void register(ServletContext context, WebAppSettings settings,
+      List<Deployment.Deployed> deployed) throws DeploymentException {
+    Metrics metrics = Metrics.create("ferry.server");
+    context.setAttribute(METRICS_ATTRIBUTE, metrics);
+    for (Deployment.Deployed d : deployed) {
+      ServletRegistration.Dynamic r = context.addServlet("ferry:" + d.spec().name(),
+          new SoapServlet(settings.codec(), d.dispatcher(), metrics, settings.options()));
+      if (r == null) {
+        throw new DeploymentException(d.spec().describe() + ": a servlet named ferry:"
+            + d.spec().name() + " is already registered");
+      }
+      r.addMapping(d.spec().urlPattern());
+      r.setLoadOnStartup(1);
+      LOG.log(System.Logger.Level.INFO, "deployed {0} at {1}{2}: {3}", d.spec().describe(),
+          context.getContextPath(), d.spec().urlPattern(), d.spec().implementation());
     }
   }
 
