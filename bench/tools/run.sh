@@ -63,7 +63,7 @@ suite_war() { # the typed echo as a web application in Tomcat 11: Ferry's initia
   jmh war-echo 'EchoRoundTripBenchmark.roundTrip' $war -p size=4096,32768,1048576,12582912 \
       -bm sample -tu us -f 1 -wi 2 -w 2s -i 3 -r 2s
   jmh war-concurrent 'EchoRoundTripBenchmark.concurrent' $war -p size=32768 -bm thrpt -tu s \
-      -f 1 -wi 2 -w 2s -i 3 -r 2s
+      -f 1 -wi 3 -w 2s -i 8 -r 3s
 }
 
 suite_ldap() {
