@@ -66,6 +66,7 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
         mtom != null ? mtom.threshold() : 0, features);
     this.invoker = invoker;
     this.server = serverFeature(features);
+    binding.setHandlerChain(HandlerChains.of(implementorClass)); // replaced by setHandlerChain
   }
 
   private static ServerFeature serverFeature(WebServiceFeature... features) {

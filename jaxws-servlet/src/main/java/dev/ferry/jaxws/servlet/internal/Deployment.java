@@ -61,8 +61,13 @@ public final class Deployment {
   private Deployed deploy(EndpointSpec spec) throws DeploymentException {
     Class<?> type = load(spec, spec.implementation(), "the implementation");
     Object implementor = make(spec, type);
-    EndpointImpl endpoint = new EndpointImpl(spec.binding(), implementor, type, null,
-        features(spec));
+    EndpointImpl endpoint;
+    try {
+      endpoint = new EndpointImpl(spec.binding(), implementor, type, null, features(spec));
+    } catch (RuntimeException e) {
+      throw new DeploymentException(spec.describe() + ", " + type.getName() + ": "
+          + e.getMessage(), e);
+    }
     Map<String, Object> properties = new HashMap<>();
     if (spec.service() != null) {
       properties.put(Endpoint.WSDL_SERVICE, spec.service());
@@ -75,7 +80,9 @@ public final class Deployment {
     if (wsdl != null) {
       endpoint.setMetadata(List.of(wsdl));
     }
-    endpoint.getBinding().setHandlerChain(handlers(spec));
+    if (!spec.handlers().isEmpty()) { // else the chain of the class's @HandlerChain, if any
+      endpoint.getBinding().setHandlerChain(handlers(spec));
+    }
     try {
       Dispatcher d = endpoint.host(context.getContextPath() + spec.urlPattern(), codec);
       return new Deployed(spec, endpoint, d);

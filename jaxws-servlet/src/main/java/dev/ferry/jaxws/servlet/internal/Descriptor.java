@@ -1,5 +1,7 @@
 package dev.ferry.jaxws.servlet.internal;
 
+import dev.ferry.jaxws.internal.HandlerChains;
+import jakarta.xml.ws.WebServiceException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -122,36 +124,13 @@ public final class Descriptor {
   private List<String> handlers() throws XMLStreamException, DeploymentException {
     List<String> classes = new ArrayList<>();
     while (in.nextTag() == XMLStreamConstants.START_ELEMENT) {
-      expect(null, "handler-chains");
-      while (in.nextTag() == XMLStreamConstants.START_ELEMENT) {
-        expect(null, "handler-chain");
-        while (in.nextTag() == XMLStreamConstants.START_ELEMENT) {
-          expect(null, "handler");
-          classes.add(handler());
-        }
+      try {
+        classes.addAll(HandlerChains.read(in, file));
+      } catch (WebServiceException e) {
+        throw new DeploymentException(e.getMessage(), e);
       }
     }
     return List.copyOf(classes);
-  }
-
-  private String handler() throws XMLStreamException, DeploymentException {
-    String at = here();
-    String type = null;
-    while (in.nextTag() == XMLStreamConstants.START_ELEMENT) {
-      String local = in.getLocalName();
-      if (local.equals("handler-name")) {
-        in.getElementText();
-      } else if (local.equals("handler-class")) {
-        type = in.getElementText().strip();
-      } else {
-        throw new DeploymentException(here() + ": <" + local + "> in a <handler> is not read"
-            + " here (expected: handler-name, handler-class)");
-      }
-    }
-    if (type == null || type.isEmpty()) {
-      throw new DeploymentException(at + ": <handler> has no <handler-class>");
-    }
-    return type;
   }
 
   private void expect(String ns, String local) throws DeploymentException {
