@@ -58,6 +58,14 @@ suite_jaxws() {
       -p mtom=true,false -p size=1024,2048,4096,8192,16384 -f 1 -wi 8 -w 2s -i 5 -r 1s
 }
 
+suite_war() { # the typed echo as a web application in Tomcat 11: Ferry's initializer, CXF's servlet
+  local war='-p stack=ferry-war,cxf-war -p mtom=true'
+  jmh war-echo 'EchoRoundTripBenchmark.roundTrip' $war -p size=4096,32768,1048576,12582912 \
+      -bm sample -tu us -f 1 -wi 2 -w 2s -i 3 -r 2s
+  jmh war-concurrent 'EchoRoundTripBenchmark.concurrent' $war -p size=32768 -bm thrpt -tu s \
+      -f 1 -wi 3 -w 2s -i 8 -r 3s
+}
+
 suite_ldap() {
   jmh ldap-entry 'LdapEntryBenchmark.(arraycopy|ferry|unboundid|apache|opendj|bc)(Encode|Decode|DecodeCopied)?$' \
       -prof gc -f 1 -wi 3 -w 1s -i 5 -r 1s
@@ -82,7 +90,7 @@ suite_wss() {
 }
 
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(mime soap broker jaxws ldap ldap_search wss)
+[ ${#suites[@]} -eq 0 ] && suites=(mime soap broker jaxws war ldap ldap_search wss)
 for s in "${suites[@]}"; do
   "suite_${s//-/_}"
 done

@@ -15,6 +15,7 @@ module dev.ferry.jaxws {
   requires java.logging;
 
   exports dev.ferry.jaxws;
+  exports dev.ferry.jaxws.internal to dev.ferry.jaxws.servlet;
 
   provides jakarta.xml.ws.spi.Provider with dev.ferry.jaxws.FerryProvider;
 }

@@ -9,6 +9,8 @@ import java.security.cert.X509Certificate;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Tells who a caller of a server or broker is: by HTTP Basic credentials checked against a
@@ -22,16 +24,23 @@ import java.util.Objects;
  *     .orCertificate();
  * Identity who = auth.authenticate(request.getHeader("Authorization"), peerCertificates);
  * }</pre>
+ *
+ * <p>Roles (what a servlet's {@code isUserInRole} and JAX-WS's
+ * {@code WebServiceContext.isUserInRole} answer) come from a function of the identity, given
+ * with {@link #withRoles}: a map, a directory look-up, the certificate's organisation.
  */
 public final class Authenticator {
   private final PasswordFile users;
   private final String realm;
   private final boolean certificates;
+  private final Function<? super Identity, ? extends Set<String>> roles;
 
-  private Authenticator(PasswordFile users, String realm, boolean certificates) {
+  private Authenticator(PasswordFile users, String realm, boolean certificates,
+      Function<? super Identity, ? extends Set<String>> roles) {
     this.users = users;
     this.realm = realm;
     this.certificates = certificates;
+    this.roles = roles;
   }
 
   /** HTTP Basic against {@code users}, in the realm {@code ferry}. */
@@ -44,7 +53,7 @@ public final class Authenticator {
     if (realm.contains("\"") || realm.contains("\\")) {
       throw new IllegalArgumentException("a realm must not hold quotes or backslashes: " + realm);
     }
-    return new Authenticator(Objects.requireNonNull(users), realm, false);
+    return new Authenticator(Objects.requireNonNull(users), realm, false, null);
   }
 
   /**
@@ -53,12 +62,22 @@ public final class Authenticator {
    * the chain.
    */
   public static Authenticator certificate() {
-    return new Authenticator(null, null, true);
+    return new Authenticator(null, null, true, null);
   }
 
   /** This authenticator, and the client certificate for callers who send no credentials. */
   public Authenticator orCertificate() {
-    return new Authenticator(users, realm, true);
+    return new Authenticator(users, realm, true, roles);
+  }
+
+  /**
+   * This authenticator, giving each identity it returns the roles {@code roles} names for it
+   * (null or empty: none), such as
+   * {@code withRoles(who -> Map.of("alice", Set.of("admin")).getOrDefault(who.getName(),
+   * Set.of()))}. The function runs once per authentication and must be thread-safe.
+   */
+  public Authenticator withRoles(Function<? super Identity, ? extends Set<String>> roles) {
+    return new Authenticator(users, realm, certificates, Objects.requireNonNull(roles));
   }
 
   /** Whether client certificates identify callers. */
@@ -77,15 +96,20 @@ public final class Authenticator {
   public Identity authenticate(String authorization, X509Certificate[] peer)
       throws AuthenticationException {
     if (users != null && authorization != null && !authorization.isBlank()) {
-      return basic(authorization);
+      return rolesOf(basic(authorization));
     }
     if (certificates && peer != null && peer.length > 0) {
-      return Identity.certificate(peer[0]);
+      return rolesOf(Identity.certificate(peer[0]));
     }
     throw new AuthenticationException(users != null && certificates
         ? "no credentials: send HTTP Basic credentials or a client certificate"
         : users != null ? "no credentials: send HTTP Basic credentials"
         : "no client certificate");
+  }
+
+  private Identity rolesOf(Identity who) {
+    Set<String> given = roles == null ? null : roles.apply(who);
+    return given == null || given.isEmpty() ? who : who.withRoles(given);
   }
 
   /**

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,6 +118,24 @@ class PasswordFileTest {
         .hasMessage("no client certificate"); // credentials are not looked at
     assertThat(certOnly.authenticate(basic("x", "y"), new X509Certificate[] {cert}).getName())
         .isEqualTo("CN=svc,O=Ferry");
+  }
+
+  @Test
+  void rolesComeFromTheFunctionGivenForBothKindsOfCaller() throws Exception {
+    X509Certificate cert = dev.ferry.testkit.TestPki.create("CN=CA").issue("CN=svc,O=Ferry")
+        .make().certificate();
+    Map<String, Set<String>> roles = Map.of("alice", Set.of("admin", "clerk"),
+        "CN=svc,O=Ferry", Set.of("system"));
+    Authenticator auth = Authenticator.basic(PasswordFile.load(file(alice, bob))).orCertificate()
+        .withRoles(who -> roles.get(who.getName()));
+    Identity a = auth.authenticate(basic("alice", "wonderland"), null);
+    assertThat(a.roles()).containsExactlyInAnyOrder("admin", "clerk");
+    assertThat(a.isInRole("admin")).isTrue();
+    assertThat(a.isInRole("system")).isFalse();
+    assertThat(auth.authenticate(basic("bob", "builder"), null).roles()).isEmpty();
+    assertThat(auth.authenticate(null, new X509Certificate[] {cert}).isInRole("system")).isTrue();
+    assertThat(Authenticator.basic(PasswordFile.load(file(alice)))
+        .authenticate(basic("alice", "wonderland"), null).roles()).isEmpty();
   }
 
   private static String basic(String user, String password) {

@@ -28,6 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code EchoService} against CXF's JAX-WS. {@code ferry-jaxws} (Ferry's JAX-WS runtime),
  * {@code ferry-typed} (Ferry's {@code TypedOperation}), {@code cxf} and {@code metro} are the
  * typed echo: each serves the same JAX-WS implementation and calls through typed code.
+ * {@code ferry-war} and {@code cxf-war} are that typed echo as a web application in Tomcat 11:
+ * Ferry's servlet initializer with a {@code sun-jaxws.xml}, and CXF's servlet.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -56,6 +58,8 @@ public class EchoRoundTripBenchmark {
       case "ferry-jaxws" -> new FerryJaxWsEcho(mtom);
       case "ferry-typed" -> new FerryTypedEcho(mtom);
       case "metro" -> new MetroEcho(mtom);
+      case "ferry-war" -> new FerryWarEcho(mtom);
+      case "cxf-war" -> new CxfWarEcho(mtom);
       default -> throw new IllegalArgumentException(stack);
     };
     byte[] b = new byte[size];

@@ -1,5 +1,6 @@
 package dev.ferry.jaxws.internal;
 
+import dev.ferry.jaxws.ServerFeature;
 import dev.ferry.server.Dispatcher;
 import dev.ferry.soap.SoapCodec;
 import jakarta.jws.WebService;
@@ -11,6 +12,7 @@ import jakarta.xml.ws.WebServiceException;
 import jakarta.xml.ws.WebServiceFeature;
 import jakarta.xml.ws.WebServiceProvider;
 import jakarta.xml.ws.soap.MTOM;
+import jakarta.xml.ws.spi.http.HttpContext;
 import jakarta.xml.ws.wsaddressing.W3CEndpointReference;
 import jakarta.xml.ws.wsaddressing.W3CEndpointReferenceBuilder;
 import java.io.IOException;
@@ -28,7 +30,9 @@ import org.w3c.dom.Element;
  * A JAX-WS endpoint on Ferry's server: {@link #publish(String)} reads the implementation's
  * annotations once (model, JAXB context, WSDL), injects its {@code WebServiceContext}, and adds
  * it to the embedded server of the address's host and port. {@code Endpoint.publish(url, impl)}
- * and {@code Endpoint.create(impl).publish(url)} both end here.
+ * and {@code Endpoint.create(impl).publish(url)} both end here; {@link #publish(Object)} hosts
+ * it in another container through the {@code jakarta.xml.ws.spi.http} SPI, and
+ * {@link #host(String, SoapCodec)} hands its dispatcher to a servlet container.
  */
 public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
   /** An endpoint property: the {@code dev.ferry.soap.SoapCodec} requests are read with. */
@@ -41,10 +45,12 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
   private final Target target;
   private final jakarta.xml.ws.spi.Invoker invoker;
   private final SoapBindingImpl binding;
+  private final ServerFeature server;
   private List<Source> metadata = new ArrayList<>();
   private Map<String, Object> properties = new HashMap<>();
   private Executor executor;
   private URI published;
+  private Runnable unpublish;
 
   /** An endpoint serving {@code implementor}, or calling {@code invoker} for its class. */
   public EndpointImpl(String bindingId, Object implementor, Class<?> implementorClass,
@@ -59,6 +65,18 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
     this.binding = SoapBindingImpl.of(id, mtom != null && mtom.enabled(),
         mtom != null ? mtom.threshold() : 0, features);
     this.invoker = invoker;
+    this.server = serverFeature(features);
+    binding.setHandlerChain(HandlerChains.of(implementorClass)); // replaced by setHandlerChain
+  }
+
+  private static ServerFeature serverFeature(WebServiceFeature... features) {
+    ServerFeature found = null;
+    for (WebServiceFeature f : features) {
+      if (f instanceof ServerFeature s) {
+        found = s;
+      }
+    }
+    return found;
   }
 
   @Override
@@ -73,16 +91,74 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
 
   @Override
   public synchronized void publish(String address) {
+    requireUnpublished();
+    URI uri = URI.create(address);
+    SoapCodec codec = codec();
+    Servers.publish(uri, codec, dispatcher(codec), server);
+    published(uri, () -> Servers.unpublish(uri));
+  }
+
+  /** Publishes on {@code serverContext}, which must be a {@link HttpContext}. */
+  @Override
+  public void publish(Object serverContext) {
+    if (!(serverContext instanceof HttpContext context)) {
+      throw new IllegalArgumentException("Ferry publishes at an address (publish(String)) or on"
+          + " a jakarta.xml.ws.spi.http.HttpContext, not on "
+          + (serverContext == null ? "null" : serverContext.getClass().getName()));
+    }
+    publish(context);
+  }
+
+  /**
+   * Publishes in another HTTP container through the {@code jakarta.xml.ws.spi.http} SPI: the
+   * context's handler serves this endpoint from now on (the container owns the listener, its
+   * TLS and its callers; a {@link ServerFeature}'s options and metrics apply).
+   */
+  @Override
+  public synchronized void publish(HttpContext context) {
+    requireUnpublished();
+    if (server != null && server.tls() != null) {
+      throw new WebServiceException("an HttpContext's container owns its TLS: publish it"
+          + " without the ServerFeature's TLS settings");
+    }
+    SoapCodec codec = codec();
+    ExchangeHandler handler = new ExchangeHandler(context, codec, dispatcher(codec), server);
+    context.setHandler(handler);
+    published(URI.create(context.getPath()), handler::stop);
+  }
+
+  /**
+   * Marks this endpoint published at {@code path} of a servlet container and returns its
+   * dispatcher, reading requests with {@code codec}; {@link #stop()} ends it (the container
+   * stops routing to it itself).
+   */
+  public synchronized Dispatcher host(String path, SoapCodec codec) {
+    requireUnpublished();
+    Dispatcher d = dispatcher(codec);
+    published(URI.create(path), () -> { });
+    return d;
+  }
+
+  private void requireUnpublished() {
     if (published != null) {
       throw new IllegalStateException("already published at " + published);
     }
-    URI uri = URI.create(address);
-    SoapCodec codec = properties.get(CODEC) instanceof SoapCodec c ? c : SoapCodec.create();
-    Dispatcher dispatcher = implementorClass.isAnnotationPresent(WebServiceProvider.class)
+  }
+
+  private void published(URI at, Runnable undo) {
+    published = at;
+    unpublish = undo;
+  }
+
+  private SoapCodec codec() {
+    return properties.get(CODEC) instanceof SoapCodec c ? c : SoapCodec.create();
+  }
+
+  /** The dispatcher of this endpoint: its operations, or its Provider, and its WSDL. */
+  private Dispatcher dispatcher(SoapCodec codec) {
+    return implementorClass.isAnnotationPresent(WebServiceProvider.class)
         ? ProviderRuntime.dispatcher(this, implementorClass, binding, codec)
         : seiDispatcher(codec);
-    Servers.publish(uri, codec, dispatcher);
-    published = uri;
   }
 
   private Dispatcher seiDispatcher(SoapCodec codec) {
@@ -145,16 +221,11 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
   }
 
   @Override
-  public void publish(Object serverContext) {
-    throw new UnsupportedOperationException("Ferry publishes on its own server: use"
-        + " publish(String address)");
-  }
-
-  @Override
   public synchronized void stop() {
     if (published != null) {
-      Servers.unpublish(published);
+      unpublish.run();
       published = null;
+      unpublish = null;
       if (implementor != null) {
         Injection.destroy(implementor);
       }

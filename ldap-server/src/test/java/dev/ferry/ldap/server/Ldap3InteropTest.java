@@ -5,6 +5,7 @@ import static dev.ferry.ldap.server.DirectoryAssertions.assertEntryMissing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.ferry.testkit.PythonPackages;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,26 +28,15 @@ class Ldap3InteropTest {
   static final String PEOPLE = LdapServerTest.PEOPLE;
 
   static Path python() throws Exception {
-    Path venv = Path.of(System.getProperty("user.home"), ".cache", "ferry", "python-ldap3");
-    Path script = Files.createTempFile("install-ldap3", ".sh");
-    try (InputStream in = Ldap3InteropTest.class.getResourceAsStream("install-ldap3.sh")) {
-      Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
-    }
-    Tool t;
-    try {
-      t = Tool.run(Map.of(), List.of("sh", script.toString(), venv.toString()));
-    } finally {
-      Files.deleteIfExists(script);
-    }
-    if (t.exit() != 0) {
-      String why = "Python's ldap3 could not be installed (exit " + t.exit() + "):\n" + t.err()
-          + "\nRun where PyPI is reachable (and as root if python3-venv is missing), or set"
-          + " FERRY_SKIP_LDAP3=1 to skip this test.";
+    PythonPackages.Install install = PythonPackages.install("ldap3", "ldap3", "2.9.1");
+    if (!install.installed()) {
+      String why = "Python's ldap3 could not be installed (exit " + install.exit() + "):\n"
+          + install.error() + "\nRun where PyPI is reachable (and as root if python3-venv is"
+          + " missing), or set FERRY_SKIP_LDAP3=1 to skip this test.";
       Assumptions.assumeFalse("1".equals(System.getenv("FERRY_SKIP_LDAP3")), why);
       fail(why);
     }
-    String[] lines = t.out().strip().split("\n");
-    return Path.of(lines[lines.length - 1]);
+    return install.python();
   }
 
   @Test

@@ -55,7 +55,11 @@ public final class Callers {
     response.getOutputStream().write(body);
   }
 
-  /** {@code request} with {@code principal} as its user (its name the remote user). */
+  /**
+   * {@code request} with {@code principal} as its user (its name the remote user) and, where it
+   * is an {@link Identity}, its roles: a container's roles belong to the caller it
+   * authenticated, not to this one.
+   */
   public static HttpServletRequest withPrincipal(HttpServletRequest request, Principal principal,
       String authType) {
     return new HttpServletRequestWrapper(request) {
@@ -72,6 +76,11 @@ public final class Callers {
       @Override
       public String getAuthType() {
         return authType;
+      }
+
+      @Override
+      public boolean isUserInRole(String role) {
+        return principal instanceof Identity i && i.isInRole(role);
       }
     };
   }
