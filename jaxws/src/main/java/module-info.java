@@ -12,6 +12,7 @@ module dev.ferry.jaxws {
   requires jakarta.annotation;
   requires org.glassfish.jaxb.runtime;
   requires org.glassfish.jaxb.core;
+  requires org.jvnet.staxex;
   requires java.logging;
 
   exports dev.ferry.jaxws;

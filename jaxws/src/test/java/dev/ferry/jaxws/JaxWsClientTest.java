@@ -183,8 +183,8 @@ class JaxWsClientTest {
     SlowPort port = Service.create(new QName("urn:slow", "SlowService")).getPort(SlowPort.class);
     Map<String, Object> rc = ((BindingProvider) port).getRequestContext();
     rc.put(BindingProvider.ENDPOINT_ADDRESS_PROPERTY, base + "/slow");
-    rc.put("jakarta.xml.ws.client.receiveTimeout", 300);
     port.sleep(0); // the client and its connection are made before the clock starts
+    rc.put("jakarta.xml.ws.client.receiveTimeout", 300);
     long start = System.nanoTime();
     assertThatThrownBy(() -> port.sleep(3000)).isInstanceOf(WebServiceException.class)
         .hasMessageContaining("no progress");

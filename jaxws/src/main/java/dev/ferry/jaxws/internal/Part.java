@@ -133,7 +133,7 @@ public final class Part {
 
   /** Writes {@code value} as this part's element. */
   void write(Object value, XMLStreamWriter out, AttachmentMarshaller am) throws JAXBException {
-    bridge.marshal(value, out, am);
+    bridge.marshal(value, BinaryStaxWriter.of(out), am);
   }
 
   /** Reads this part's element, on which {@code in} stands; leaves it after the end tag. */
@@ -141,7 +141,7 @@ public final class Part {
     jakarta.xml.bind.Unmarshaller u = unmarshallers.take();
     try {
       u.setAttachmentUnmarshaller(au);
-      return bridge.unmarshal(u, in);
+      return bridge.unmarshal(u, BinaryStaxReader.of(in));
     } finally {
       unmarshallers.give(u);
     }
