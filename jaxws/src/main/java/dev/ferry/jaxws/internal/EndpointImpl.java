@@ -1,6 +1,7 @@
 package dev.ferry.jaxws.internal;
 
 import dev.ferry.server.Dispatcher;
+import dev.ferry.server.WsdlDocuments;
 import dev.ferry.soap.SoapCodec;
 import jakarta.jws.WebService;
 import jakarta.xml.ws.Binding;
@@ -117,10 +118,10 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
     return runtime.dispatcher(wsdl(ws, model, service, port));
   }
 
-  private String wsdl(WebService ws, SeiModel model, QName service, QName port) {
+  private WsdlDocuments wsdl(WebService ws, SeiModel model, QName service, QName port) {
     if (!metadata.isEmpty()) {
       try {
-        return Xml.bytes(metadata.get(0)).utf8();
+        return WsdlDocuments.of(Xml.bytes(metadata.get(0)).utf8());
       } catch (IOException e) {
         throw new WebServiceException("cannot read the endpoint's metadata: " + e, e);
       }
@@ -128,8 +129,8 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
     if (!ws.wsdlLocation().isEmpty()) {
       return Wsdls.load(ws.wsdlLocation(), implementorClass.getClassLoader());
     }
-    return WsdlGenerator.generate(model, binding.version(), service, port, model.sei(),
-        implementorClass);
+    return WsdlDocuments.of(WsdlGenerator.generate(model, binding.version(), service, port,
+        model.sei(), implementorClass));
   }
 
   private Class<?> load(String name) {

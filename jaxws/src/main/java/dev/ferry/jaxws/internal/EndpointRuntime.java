@@ -3,6 +3,7 @@ package dev.ferry.jaxws.internal;
 import dev.ferry.server.Dispatcher;
 import dev.ferry.server.Endpoint;
 import dev.ferry.server.SoapFaultException;
+import dev.ferry.server.WsdlDocuments;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.HeaderBlock;
 import dev.ferry.soap.Message;
@@ -55,7 +56,7 @@ final class EndpointRuntime {
   }
 
   /** A dispatcher with one endpoint per operation, serving {@code wsdl} at {@code ?wsdl}. */
-  Dispatcher dispatcher(String wsdl) {
+  Dispatcher dispatcher(WsdlDocuments wsdl) {
     Dispatcher.Builder d = Dispatcher.builder().wsdl(wsdl).guard(binding.guard());
     for (Operation op : model.operations()) {
       Endpoint e = new OperationEndpoint(op);
