@@ -68,11 +68,7 @@ public final class Faults {
       if (f.bean() != null) {
         f.bean().write(f.faultInfo(e), w, null);
       } else {
-        MessageBinder.startElement(w, f.element());
-        w.writeStartElement("message");
-        w.writeCharacters(e.getMessage() == null ? "" : e.getMessage());
-        w.writeEndElement();
-        w.writeEndElement();
+        MessageBinder.writeElement(w, f.element(), f.properties(), f.propertyValues(e));
       }
       w.close();
     } catch (XMLStreamException | JAXBException x) {
@@ -134,9 +130,10 @@ public final class Faults {
         QName name = r.getName();
         for (FaultType f : declared) {
           if (f.element().equals(name)) {
-            Object info = f.bean() == null ? null : f.bean().read(r,
-                new XopAttachmentUnmarshaller(reply.attachments(), handlers));
-            return f.create(reason, info);
+            var au = new XopAttachmentUnmarshaller(reply.attachments(), handlers);
+            return f.bean() != null ? f.create(reason, f.bean().read(r, au))
+                : f.createFromProperties(reason, MessageBinder.readElement(r, f.properties(),
+                    au));
           }
         }
         return new SOAPFaultException(saajFault(fault, Xml.copyElement(r)));

@@ -85,6 +85,46 @@ public final class MessageBinder {
     return blocks;
   }
 
+  /**
+   * Writes an element named {@code name} holding {@code parts} (values aligned with them; null
+   * writes nothing, a repeated part one element per item), such as a code-first fault's detail.
+   */
+  static void writeElement(XMLStreamWriter w, QName name, List<Part> parts, Object[] values)
+      throws XMLStreamException {
+    startElement(w, name);
+    for (int i = 0; i < values.length; i++) {
+      Part p = parts.get(i);
+      if (values[i] != null) {
+        for (Object item : p.isRepeated() ? p.items(values[i]) : List.of(values[i])) {
+          write(p, item, w, null);
+        }
+      }
+    }
+    w.writeEndElement();
+  }
+
+  /**
+   * Reads the children of the element {@code r} stands on as the values of {@code parts}
+   * (aligned with them; a repeated part's items collected, a missing part null).
+   */
+  static Object[] readElement(XMLStreamReader r, List<Part> parts, AttachmentUnmarshaller au)
+      throws XMLStreamException {
+    Object[] values = new Object[parts.size()];
+    readChildren(r, parts, false, values, au);
+    collect(parts, values);
+    return values;
+  }
+
+  private static void collect(List<Part> parts, Object[] values) {
+    for (int i = 0; i < values.length; i++) {
+      if (parts.get(i).isRepeated()) {
+        @SuppressWarnings("unchecked")
+        List<Object> items = values[i] == null ? new ArrayList<>() : (List<Object>) values[i];
+        values[i] = parts.get(i).collect(items);
+      }
+    }
+  }
+
   /** Starts an element of {@code name}, declaring its namespace. */
   static void startElement(XMLStreamWriter w, QName name) throws XMLStreamException {
     if (name.getNamespaceURI().isEmpty()) {
@@ -134,13 +174,7 @@ public final class MessageBinder {
         }
       }
       readChildren(r, parts, false, values, au);
-      for (int i = 0; i < values.length; i++) {
-        if (parts.get(i).isRepeated()) {
-          @SuppressWarnings("unchecked")
-          List<Object> items = values[i] == null ? new ArrayList<>() : (List<Object>) values[i];
-          values[i] = parts.get(i).collect(items);
-        }
-      }
+      collect(parts, values);
       return values;
     } catch (XMLStreamException e) {
       throw new WebServiceException("malformed message: " + e.getMessage(), e);

@@ -73,6 +73,9 @@ public final class SeiModel {
     for (Part p : parts) {
       refs.add(p.typeReference());
       Class<?> raw = SeiReader.raw(p.valueType());
+      if (raw.isArray() && raw != byte[].class) {
+        classes.add(raw); // an array part (RPC) binds as JAXB's array type, which must be known
+      }
       while (raw.isArray()) {
         raw = raw.getComponentType();
       }
@@ -105,6 +108,7 @@ public final class SeiModel {
       parts.addAll(op.inParts());
       parts.addAll(op.outParts());
       op.faults().stream().filter(f -> f.bean() != null).forEach(f -> parts.add(f.bean()));
+      op.faults().forEach(f -> parts.addAll(f.properties()));
     }
     asyncByMethod.values().stream().filter(a -> a.bean() != null)
         .forEach(a -> parts.add(a.bean()));

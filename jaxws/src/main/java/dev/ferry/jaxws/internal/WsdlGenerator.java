@@ -40,6 +40,8 @@ final class WsdlGenerator {
   private final QName port;
   private final JAXBRIContext schemaContext;
   private final Map<String, String> prefixes = new LinkedHashMap<>();
+  /** The types JAXB's schemas name, which a wrapper's type must not take the name of. */
+  private final Set<QName> jaxbTypes = new LinkedHashSet<>();
   private final StringBuilder out = new StringBuilder(8192);
 
   private WsdlGenerator(SeiModel model, SoapVersion version, QName service, QName port,
@@ -76,21 +78,19 @@ final class WsdlGenerator {
       for (Part p : parts(op)) {
         if (p.isHeader() || op.style() == Operation.Style.BARE) {
           globals.add(p.typeReference());
-        } else {
-          Class<?> raw = SeiReader.raw(p.valueType());
-          while (raw.isArray()) {
-            raw = raw.getComponentType();
-          }
-          if (SeiModel.isBean(raw)) {
-            classes.add(raw);
-          }
         }
+        Class<?> raw = SeiReader.raw(p.valueType());
+        if (op.style() == Operation.Style.RPC && raw.isArray() && raw != byte[].class) {
+          classes.add(raw); // so that JAXB writes the array's type
+        }
+        addBean(classes, p);
       }
       for (FaultType f : op.faults()) {
         if (f.bean() != null) {
           globals.add(f.bean().typeReference());
           classes.add(SeiReader.raw(f.bean().valueType()));
         }
+        f.properties().forEach(p -> addBean(classes, p));
       }
     }
     try {
@@ -99,6 +99,17 @@ final class WsdlGenerator {
     } catch (JAXBException e) {
       throw new WebServiceException("cannot derive the schema of " + model.sei().getName()
           + ": " + e, e);
+    }
+  }
+
+  /** Adds the class of {@code p}'s value if it is a bean: a TypeReference does not bind it. */
+  private static void addBean(Set<Class<?>> classes, Part p) {
+    Class<?> raw = SeiReader.raw(p.valueType());
+    while (raw.isArray()) {
+      raw = raw.getComponentType();
+    }
+    if (SeiModel.isBean(raw)) {
+      classes.add(raw);
     }
   }
 
@@ -153,11 +164,20 @@ final class WsdlGenerator {
       throw new WebServiceException("cannot write the schema: " + e, e);
     }
     List<String> out = new ArrayList<>();
-    for (DOMResult r : byNs.values()) {
-      Element schema = ((org.w3c.dom.Document) r.getNode()).getDocumentElement();
+    for (Map.Entry<String, DOMResult> r : byNs.entrySet()) {
+      Element schema = ((org.w3c.dom.Document) r.getValue().getNode()).getDocumentElement();
       NodeList imports = schema.getElementsByTagNameNS(XSD, "import");
       for (int i = 0; i < imports.getLength(); i++) {
         ((Element) imports.item(i)).removeAttribute("schemaLocation");
+      }
+      for (String kind : new String[] {"complexType", "simpleType"}) {
+        NodeList types = schema.getElementsByTagNameNS(XSD, kind);
+        for (int i = 0; i < types.getLength(); i++) {
+          String name = ((Element) types.item(i)).getAttribute("name");
+          if (!name.isEmpty()) {
+            jaxbTypes.add(new QName(r.getKey(), name));
+          }
+        }
       }
       out.add(serialize(schema));
     }
@@ -184,11 +204,8 @@ final class WsdlGenerator {
         }
       }
       for (FaultType f : op.faults()) {
-        if (f.bean() == null && done.add(f.element().toString())) {
-          section(byNs, f.element().getNamespaceURI()).append("<xsd:element name=\"")
-              .append(attr(f.element().getLocalPart())).append("\"><xsd:complexType>")
-              .append("<xsd:sequence><xsd:element name=\"message\" type=\"xsd:string\"")
-              .append(" minOccurs=\"0\"/></xsd:sequence></xsd:complexType></xsd:element>");
+        if (f.bean() == null) {
+          wrapper(byNs, done, f.element(), f.properties());
         }
       }
     }
@@ -214,19 +231,36 @@ final class WsdlGenerator {
       return;
     }
     StringBuilder s = section(byNs, wrapper.getNamespaceURI());
-    s.append("<xsd:element name=\"").append(attr(wrapper.getLocalPart()))
-        .append("\"><xsd:complexType><xsd:sequence>");
-    for (Part p : parts) {
-      if (p.isHeader()) {
-        continue;
-      }
-      QName type = typeName(p.typeReference());
-      s.append("<xsd:element name=\"").append(attr(p.element().getLocalPart()))
-          .append("\" type=\"").append(type == null ? "xsd:anyType" : prefixed(type))
-          .append("\" minOccurs=\"0\"").append(p.isRepeated() ? " maxOccurs=\"unbounded\"" : "")
-          .append("/>");
+    // a named type, as CXF and Metro write it, unless JAXB's schema has a type of that name
+    boolean named = !jaxbTypes.contains(wrapper);
+    String name = attr(wrapper.getLocalPart());
+    s.append("<xsd:element name=\"").append(name).append('"');
+    if (named) {
+      s.append(" type=\"").append(prefixed(wrapper)).append("\"/><xsd:complexType name=\"")
+          .append(name).append("\">");
+    } else {
+      s.append("><xsd:complexType>");
     }
-    s.append("</xsd:sequence></xsd:complexType></xsd:element>");
+    s.append("<xsd:sequence>");
+    for (Part p : parts) {
+      if (!p.isHeader()) {
+        child(s, p);
+      }
+    }
+    s.append("</xsd:sequence></xsd:complexType>").append(named ? "" : "</xsd:element>");
+  }
+
+  /**
+   * A wrapper's child: required when its type has no null (a primitive, as in CXF and Metro),
+   * else optional; a collection or array repeats.
+   */
+  private void child(StringBuilder s, Part p) {
+    QName type = typeName(p.typeReference());
+    boolean required = !p.isRepeated() && p.valueType() instanceof Class<?> c && c.isPrimitive();
+    s.append("<xsd:element name=\"").append(attr(p.element().getLocalPart()))
+        .append("\" type=\"").append(type == null ? "xsd:anyType" : prefixed(type)).append('"')
+        .append(required ? "" : " minOccurs=\"0\"")
+        .append(p.isRepeated() ? " maxOccurs=\"unbounded\"" : "").append("/>");
   }
 
   private StringBuilder section(Map<String, StringBuilder> byNs, String ns) {
