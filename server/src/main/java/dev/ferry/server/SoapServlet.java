@@ -9,6 +9,7 @@ import dev.ferry.server.internal.FaultReplies;
 import dev.ferry.server.internal.HttpSoap;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.FaultException;
+import dev.ferry.soap.HeaderBlock;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.MessageGuard;
@@ -45,6 +46,7 @@ import javax.xml.namespace.QName;
  * the reply is out.
  */
 public class SoapServlet extends HttpServlet {
+  private static final System.Logger LOG = System.getLogger("dev.ferry.server");
   private static final long serialVersionUID = 1L;
   /** The most of a refused request's rest read so that its client can read the fault. */
   private static final int DROP_BYTES = 256 * 1024 * 1024;
@@ -252,8 +254,10 @@ public class SoapServlet extends HttpServlet {
       return fault(response, Fault.forBadInput(version, e));
     } catch (Exception e) {
       drain(buffer, in);
+      LOG.log(System.Logger.Level.WARNING, "the endpoint at " + request.getRequestURI()
+          + " failed", e);
       return fault(response, Fault.of(version, version.receiverFaultCode(),
-          "the endpoint failed: " + e));
+          "the endpoint failed" + (e.getMessage() == null ? "" : ": " + e.getMessage())));
     }
     HttpSoap.readToEnd(in, epilogueBytes());
     if (reply == null) {
@@ -269,10 +273,11 @@ public class SoapServlet extends HttpServlet {
   private Payload dispatch(Message message, String soapAction, HttpServletRequest http)
       throws Exception {
     SoapVersion version = message.version();
-    List<?> missed = message.notUnderstood(dispatcher.understood(), Set.of());
+    List<HeaderBlock> missed = message.notUnderstood(dispatcher.understood(), Set.of());
     if (!missed.isEmpty()) {
       throw new SoapFaultException(Fault.of(version, version.mustUnderstandFaultCode(),
-          "header blocks not understood: " + missed));
+          "header blocks not understood: " + missed.stream().map(h -> h.name().toString())
+              .collect(java.util.stream.Collectors.joining(", "))));
     }
     Endpoint endpoint = dispatcher.select(message, soapAction);
     if (endpoint == null) {

@@ -29,6 +29,7 @@ import javax.xml.namespace.QName;
  * request element and SOAP action.
  */
 final class EndpointRuntime {
+  private static final System.Logger LOG = System.getLogger("dev.ferry.jaxws");
   private final SeiModel model;
   private final Target target;
   private final SoapBindingImpl binding;
@@ -117,6 +118,7 @@ final class EndpointRuntime {
       args = op.arguments(binder.read(request, op.requestWrapper(), op.inParts(),
           a -> new DataHandler(new AttachmentDataSource(a))));
     } catch (WebServiceException e) {
+      LOG.log(System.Logger.Level.INFO, "a request to " + op.name() + " does not bind", e);
       throw new SoapFaultException(Fault.of(version, version.senderFaultCode(),
           "cannot read the " + op.name() + " request: " + e.getMessage()));
     }

@@ -215,13 +215,34 @@ public final class MessageBinder {
         values[i] = value;
       } catch (JAXBException x) {
         throw new WebServiceException("cannot read " + p.element() + " as "
-            + p.valueType().getTypeName() + ": " + x, x);
+            + p.valueType().getTypeName() + ": " + reason(x), x);
       }
       e = r.getEventType();
       if (e != XMLStreamConstants.START_ELEMENT && e != XMLStreamConstants.END_ELEMENT) {
         e = r.nextTag();
       }
     }
+  }
+
+  /**
+   * What went wrong, in the words of the deepest cause that has any: JAXB wraps a parser's
+   * message in exceptions whose {@code toString} names internal classes
+   * ({@code com.sun.istack.SAXParseException2}), which a caller must not see.
+   */
+  static String reason(Throwable t) {
+    String reason = null;
+    for (Throwable c = t; c != null; c = c.getCause() != c ? c.getCause() : null) {
+      if (c.getMessage() != null && !c.getMessage().isBlank()) {
+        reason = c.getMessage();
+      }
+      if (c instanceof JAXBException j && j.getLinkedException() != null
+          && j.getLinkedException() != j.getCause()) {
+        String linked = reason(j.getLinkedException());
+        reason = linked != null ? linked : reason;
+        break;
+      }
+    }
+    return reason == null ? "the value does not bind" : reason;
   }
 
   /** The part called {@code name}, or else the only one with its local name; -1 if none. */
