@@ -58,7 +58,8 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
         ? bt.value() : jakarta.xml.ws.soap.SOAPBinding.SOAP11HTTP_BINDING;
     MTOM mtom = implementorClass.getAnnotation(MTOM.class);
     this.binding = SoapBindingImpl.of(id, mtom != null && mtom.enabled(),
-        mtom != null ? mtom.threshold() : 0, features);
+        mtom != null ? mtom.threshold() : 0,
+        SoapBindingImpl.withAnnotations(implementorClass, features));
     this.invoker = invoker;
   }
 
@@ -129,7 +130,7 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
     if (!ws.wsdlLocation().isEmpty()) {
       return Wsdls.load(ws.wsdlLocation(), implementorClass.getClassLoader());
     }
-    return WsdlDocuments.of(WsdlGenerator.generate(model, binding.version(), service, port,
+    return WsdlDocuments.of(WsdlGenerator.generate(model, binding, service, port,
         model.sei(), implementorClass));
   }
 

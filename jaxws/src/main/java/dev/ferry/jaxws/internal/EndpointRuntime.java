@@ -67,6 +67,9 @@ final class EndpointRuntime {
       if (!op.action().isEmpty()) {
         d.soapAction(op.action(), e);
       }
+      if (binding.addressing() != null) {
+        d.action(model.actions(op).input(), e);
+      }
       op.inParts().stream().filter(Part::isHeader).forEach(p -> d.understands(p.element()));
     }
     handlers.understood().forEach(d::understands);
@@ -90,8 +93,17 @@ final class EndpointRuntime {
     public Payload handle(Message request, HttpServletRequest http) throws Exception {
       MessageContextImpl context = MessageContextImpl.inbound(http, names.service(),
           names.port(), names.portType(), new QName(model.targetNamespace(), op.name()));
-      return handlers.serve(request, context, replyPolicy(request, http),
-          (message, policy) -> invoke(op, message, policy, context));
+      WsAddressing.Reply wsa = binding.addressing() == null ? null
+          : WsAddressing.accept(binding.addressing(), request, op);
+      try {
+        return handlers.serve(request, context, replyPolicy(request, http),
+            (message, policy) -> invoke(op, message, policy, context, wsa));
+      } catch (SoapFaultException e) {
+        if (wsa == null) {
+          throw e;
+        }
+        throw new SoapFaultException(wsa.withHeaders(e.fault(), WsAddressing.SOAP_FAULT_ACTION));
+      }
     }
   }
 
@@ -111,7 +123,7 @@ final class EndpointRuntime {
   }
 
   private Payload invoke(Operation op, Message request, MtomPolicy policy,
-      MessageContextImpl context) throws Exception {
+      MessageContextImpl context, WsAddressing.Reply wsa) throws Exception {
     SoapVersion version = request.version();
     Object[] args;
     try {
@@ -126,13 +138,18 @@ final class EndpointRuntime {
     try {
       result = call(op, args, context);
     } catch (InvocationTargetException e) {
-      throw new SoapFaultException(faults.toFault(e.getCause(), version, op.faults()));
+      Fault f = faults.toFault(e.getCause(), version, op.faults());
+      throw new SoapFaultException(wsa == null ? f
+          : wsa.withHeaders(f, model.actions(op).fault(e.getCause())));
     }
     if (op.isOneWay()) {
       return null;
     }
     Object[] out = op.responseValues(args, result);
     List<HeaderBlock> headers = binder.headers(op.outParts(), out);
+    if (wsa != null) {
+      headers.addAll(wsa.headers(model.actions(op).output()));
+    }
     return codec.payload(version, policy, headers,
         body -> binder.writeBody(body, op.responseWrapper(), op.outParts(), out));
   }

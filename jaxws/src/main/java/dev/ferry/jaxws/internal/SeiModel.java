@@ -27,6 +27,7 @@ public final class SeiModel {
   private final List<Operation> operations;
   private final Map<Method, Operation> byMethod = new HashMap<>();
   private final Map<Method, AsyncOperation> asyncByMethod = new HashMap<>();
+  private final Map<Operation, Actions> actions = new HashMap<>();
   private final JAXBRIContext context;
 
   private SeiModel(SeiReader reader, Class<?>... seeAlsoFrom) {
@@ -36,6 +37,7 @@ public final class SeiModel {
     this.operations = reader.operations();
     for (Operation op : operations) {
       byMethod.put(op.method(), op);
+      actions.put(op, Actions.of(targetNamespace, portTypeName, op));
     }
     for (AsyncOperation a : reader.asyncOperations(byMethod)) {
       asyncByMethod.put(a.method(), a);
@@ -140,6 +142,11 @@ public final class SeiModel {
   /** Returns the asynchronous variant {@code method} is, or null. */
   public AsyncOperation asyncOperation(Method method) {
     return asyncByMethod.get(method);
+  }
+
+  /** Returns the WS-Addressing actions of {@code op}, one of this model's operations. */
+  Actions actions(Operation op) {
+    return actions.get(op);
   }
 
   public JAXBRIContext context() {

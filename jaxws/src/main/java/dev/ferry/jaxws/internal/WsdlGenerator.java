@@ -5,6 +5,7 @@ import jakarta.xml.bind.JAXBException;
 import jakarta.xml.bind.SchemaOutputResolver;
 import jakarta.xml.bind.annotation.XmlSeeAlso;
 import jakarta.xml.ws.WebServiceException;
+import jakarta.xml.ws.soap.AddressingFeature;
 import java.io.IOException;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -33,9 +34,11 @@ import org.w3c.dom.NodeList;
 final class WsdlGenerator {
   private static final String XSD = "http://www.w3.org/2001/XMLSchema";
   private static final String WSDL = "http://schemas.xmlsoap.org/wsdl/";
+  private static final String POLICY = "http://www.w3.org/ns/ws-policy";
 
   private final SeiModel model;
   private final SoapVersion version;
+  private final AddressingFeature addressing;
   private final QName service;
   private final QName port;
   private final JAXBRIContext schemaContext;
@@ -44,21 +47,30 @@ final class WsdlGenerator {
   private final Set<QName> jaxbTypes = new LinkedHashSet<>();
   private final StringBuilder out = new StringBuilder(8192);
 
-  private WsdlGenerator(SeiModel model, SoapVersion version, QName service, QName port,
+  private WsdlGenerator(SeiModel model, SoapBindingImpl binding, QName service, QName port,
       Class<?>... seeAlsoFrom) {
     this.model = model;
-    this.version = version;
+    this.version = binding.version();
+    this.addressing = binding.addressing();
     this.service = service;
     this.port = port;
     this.schemaContext = schemaContext(seeAlsoFrom);
     prefixes.put(XSD, "xsd");
     prefixes.put(model.targetNamespace(), "tns");
+    if (addressing != null) {
+      prefixes.put(WsAddressing.METADATA_NS, "wsam");
+      prefixes.put(POLICY, "wsp");
+    }
   }
 
-  /** Returns the WSDL of {@code model}'s endpoint named {@code service} and {@code port}. */
-  static String generate(SeiModel model, SoapVersion version, QName service, QName port,
+  /**
+   * Returns the WSDL of {@code model}'s endpoint named {@code service} and {@code port}, on
+   * {@code binding} (its SOAP version; with WS-Addressing, a {@code wsam:Addressing} policy on
+   * the binding and each message's {@code wsam:Action}).
+   */
+  static String generate(SeiModel model, SoapBindingImpl binding, QName service, QName port,
       Class<?>... seeAlsoFrom) {
-    return new WsdlGenerator(model, version, service, port, seeAlsoFrom).write();
+    return new WsdlGenerator(model, binding, service, port, seeAlsoFrom).write();
   }
 
   /**
@@ -320,16 +332,18 @@ final class WsdlGenerator {
   private void portType() {
     out.append("<wsdl:portType name=\"").append(attr(model.portTypeName())).append("\">");
     for (Operation op : model.operations()) {
+      Actions actions = model.actions(op);
       out.append("<wsdl:operation name=\"").append(attr(op.name())).append("\">")
-          .append("<wsdl:input message=\"tns:").append(attr(op.name())).append("\"/>");
+          .append("<wsdl:input message=\"tns:").append(attr(op.name())).append('"')
+          .append(action(actions.input())).append("/>");
       if (!op.isOneWay()) {
         out.append("<wsdl:output message=\"tns:").append(attr(op.name()))
-            .append("Response\"/>");
+            .append("Response\"").append(action(actions.output())).append("/>");
       }
       for (FaultType f : op.faults()) {
         String n = attr(f.exception().getSimpleName());
         out.append("<wsdl:fault name=\"").append(n).append("\" message=\"tns:").append(n)
-            .append("\"/>");
+            .append('"').append(action(actions.faults().get(f.exception()))).append("/>");
       }
       out.append("</wsdl:operation>");
     }
@@ -342,6 +356,13 @@ final class WsdlGenerator {
         .append(attr(model.portTypeName())).append("\"><soap:binding style=\"")
         .append(rpc ? "rpc" : "document")
         .append("\" transport=\"http://schemas.xmlsoap.org/soap/http\"/>");
+    if (addressing != null) { // WS-Addressing 1.0 Metadata, section 3.1, as CXF and Metro say
+      out.append("<wsp:Policy><wsam:Addressing")
+          .append(addressing.isRequired() ? "" : " wsp:Optional=\"true\"").append('>')
+          .append(addressing.getResponses() == AddressingFeature.Responses.ANONYMOUS
+              ? "<wsp:Policy><wsam:AnonymousResponses/></wsp:Policy>" : "<wsp:Policy/>")
+          .append("</wsam:Addressing></wsp:Policy>");
+    }
     for (Operation op : model.operations()) {
       out.append("<wsdl:operation name=\"").append(attr(op.name()))
           .append("\"><soap:operation soapAction=\"").append(attr(op.action())).append("\"/>");
@@ -384,6 +405,11 @@ final class WsdlGenerator {
       }
     }
     out.append("</wsdl:").append(which).append('>');
+  }
+
+  /** A wsam:Action attribute with {@code action}, or nothing without WS-Addressing. */
+  private String action(String action) {
+    return addressing == null ? "" : " wsam:Action=\"" + attr(action) + "\"";
   }
 
   private static String attr(String s) {
