@@ -3,10 +3,6 @@ package dev.ferry.jaxws;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.jws.WebService;
-import jakarta.xml.ws.Endpoint;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,9 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class FaultTextTest {
   private static final String NS = "urn:texts";
-  private static String address;
-  private static Endpoint endpoint;
-  private static HttpClient http;
+  private static RawEndpoint texts;
 
   @WebService(targetNamespace = NS, serviceName = "Texts")
   public static class Texts {
@@ -36,15 +30,12 @@ class FaultTextTest {
 
   @BeforeAll
   static void publish() {
-    address = Ports.url("/texts");
-    endpoint = Endpoint.publish(address, new Texts());
-    http = HttpClient.newHttpClient();
+    texts = new RawEndpoint("/texts", new Texts());
   }
 
   @AfterAll
   static void stop() {
-    http.close();
-    endpoint.stop();
+    texts.close();
   }
 
   @Test
@@ -71,12 +62,7 @@ class FaultTextTest {
   }
 
   private static String post(String header, String body) throws Exception {
-    String envelope = "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\">"
-        + header + "<s:Body>" + body + "</s:Body></s:Envelope>";
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(address))
-        .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"\"")
-        .POST(HttpRequest.BodyPublishers.ofString(envelope)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r = texts.post(header, body);
     assertThat(r.statusCode()).isEqualTo(500);
     return r.body();
   }

@@ -13,8 +13,6 @@ import jakarta.xml.ws.WebServiceException;
 import jakarta.xml.ws.soap.Addressing;
 import jakarta.xml.ws.soap.AddressingFeature;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import javax.xml.namespace.QName;
 import javax.xml.transform.Source;
@@ -30,9 +28,7 @@ import org.junit.jupiter.api.Test;
 class WsAddressingTest {
   private static final String NS = "urn:wsa:test";
   private static final String WSA = "http://www.w3.org/2005/08/addressing";
-  private static String address;
-  private static Endpoint endpoint;
-  private static HttpClient http;
+  private static RawEndpoint clock;
 
   @WebService(targetNamespace = NS, name = "Clock")
   public interface Clock {
@@ -70,15 +66,12 @@ class WsAddressingTest {
 
   @BeforeAll
   static void publish() {
-    address = Ports.url("/clock");
-    endpoint = Endpoint.publish(address, new ClockImpl());
-    http = HttpClient.newHttpClient();
+    clock = new RawEndpoint("/clock", new ClockImpl());
   }
 
   @AfterAll
   static void stop() {
-    http.close();
-    endpoint.stop();
+    clock.close();
   }
 
   @Test
@@ -139,8 +132,7 @@ class WsAddressingTest {
 
   @Test
   void theGeneratedWsdlRequiresAddressingAndNamesTheActions() throws Exception {
-    String wsdl = http.send(HttpRequest.newBuilder(URI.create(address + "?wsdl")).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
+    String wsdl = clock.get("wsdl");
     assertThat(wsdl).contains("<wsp:Policy><wsam:Addressing><wsp:Policy/></wsam:Addressing>"
         + "</wsp:Policy>")
         .contains("wsam:Action=\"urn:wsa:test:tick\"").contains("wsam:Action=\"urn:wsa:test:tock\"")
@@ -150,12 +142,12 @@ class WsAddressingTest {
 
   @Test
   void ferrysPortSpeaksAddressingToAnEndpointThatRequiresIt() throws Exception {
-    Clock port = Service.create(URI.create(address + "?wsdl").toURL(),
+    Clock port = Service.create(URI.create(clock.address + "?wsdl").toURL(),
         new QName(NS, "ClockService")).getPort(Clock.class, new AddressingFeature());
     assertThat(port.tick(1)).isEqualTo(2);
     assertThatThrownBy(() -> port.tick(-5)).isInstanceOf(Stopped.class)
         .hasMessage("stopped at -5");
-    Clock plain = Service.create(URI.create(address + "?wsdl").toURL(),
+    Clock plain = Service.create(URI.create(clock.address + "?wsdl").toURL(),
         new QName(NS, "ClockService")).getPort(Clock.class);
     assertThatThrownBy(() -> plain.echo("x")).isInstanceOf(
         jakarta.xml.ws.soap.SOAPFaultException.class).hasMessageContaining("wsa:Action");
@@ -171,7 +163,7 @@ class WsAddressingTest {
         .hasMessageContaining("NON_ANONYMOUS responses is not supported");
     Service service = Service.create(new QName(NS, "ClockService"));
     service.addPort(new QName(NS, "ClockPort"),
-        jakarta.xml.ws.soap.SOAPBinding.SOAP11HTTP_BINDING, address);
+        jakarta.xml.ws.soap.SOAPBinding.SOAP11HTTP_BINDING, clock.address);
     assertThatThrownBy(() -> service.createDispatch(new QName(NS, "ClockPort"), Source.class,
         Service.Mode.PAYLOAD, new AddressingFeature())).isInstanceOf(WebServiceException.class)
         .hasMessageContaining("not supported on a Dispatch");
@@ -187,11 +179,6 @@ class WsAddressingTest {
   }
 
   private static HttpResponse<String> post(String header, String body) throws Exception {
-    String envelope = "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\">"
-        + header + "<s:Body>" + body + "</s:Body></s:Envelope>";
-    return http.send(HttpRequest.newBuilder(URI.create(address))
-        .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"\"")
-        .POST(HttpRequest.BodyPublishers.ofString(envelope)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return clock.post(header, body);
   }
 }
