@@ -7,9 +7,11 @@ import jakarta.jws.WebService;
 import jakarta.xml.ws.Action;
 import jakarta.xml.ws.Endpoint;
 import jakarta.xml.ws.FaultAction;
+import jakarta.xml.ws.Provider;
 import jakarta.xml.ws.RespectBindingFeature;
 import jakarta.xml.ws.Service;
 import jakarta.xml.ws.WebServiceException;
+import jakarta.xml.ws.WebServiceProvider;
 import jakarta.xml.ws.soap.Addressing;
 import jakarta.xml.ws.soap.AddressingFeature;
 import java.net.URI;
@@ -61,6 +63,15 @@ class WsAddressingTest {
         throw new Stopped("stopped at " + n);
       }
       return n + 1;
+    }
+  }
+
+  /** A Provider endpoint, on which WS-Addressing is refused. */
+  @WebServiceProvider(targetNamespace = NS, serviceName = "Raw")
+  public static class Raw implements Provider<Source> {
+    @Override
+    public Source invoke(Source request) {
+      return request;
     }
   }
 
@@ -161,6 +172,10 @@ class WsAddressingTest {
     assertThatThrownBy(() -> Endpoint.create(new ClockImpl(), new AddressingFeature(true, true,
         AddressingFeature.Responses.NON_ANONYMOUS))).isInstanceOf(WebServiceException.class)
         .hasMessageContaining("NON_ANONYMOUS responses is not supported");
+    Endpoint raw = Endpoint.create(new Raw(), new AddressingFeature());
+    assertThatThrownBy(() -> raw.publish(Ports.url("/raw")))
+        .isInstanceOf(WebServiceException.class)
+        .hasMessageContaining("not supported on a Provider endpoint");
     Service service = Service.create(new QName(NS, "ClockService"));
     service.addPort(new QName(NS, "ClockPort"),
         jakarta.xml.ws.soap.SOAPBinding.SOAP11HTTP_BINDING, clock.address);

@@ -91,9 +91,6 @@ public final class ImportedDocuments {
   public static ImportedDocuments load(URL url) throws IOException {
     ImportedDocuments d = new ImportedDocuments();
     Loaded root = d.read(url, "", null);
-    if (!root.wsdl()) {
-      throw new IOException(url + " is a schema, not a WSDL");
-    }
     d.root = d.rewrite(root);
     // rewriting a document loads those it names: go on until no document is left unwritten
     for (int i = 1; i < d.order.size(); i++) {
@@ -128,12 +125,8 @@ public final class ImportedDocuments {
     byte[] bytes = fetch(url, importedBy);
     Document dom = parse(bytes, url);
     Element top = dom.getDocumentElement();
-    boolean wsdl = WSDL.equals(top.getNamespaceURI()) && top.getLocalName().equals("definitions");
-    if (!wsdl && !(XSD.equals(top.getNamespaceURI()) && top.getLocalName().equals("schema"))) {
-      throw new IOException(url + (importedBy == null ? "" : ", imported by " + importedBy)
-          + ", is neither a WSDL 1.1 definitions nor a schema: its root is {"
-          + top.getNamespaceURI() + "}" + top.getLocalName());
-    }
+    // a schema is served at ?xsd=, anything else (a WSDL, even one in no namespace) at ?wsdl=
+    boolean wsdl = !(XSD.equals(top.getNamespaceURI()) && "schema".equals(top.getLocalName()));
     Loaded l = new Loaded(url, unique(key), wsdl, new String(bytes, StandardCharsets.UTF_8), dom);
     byUrl.put(url.toString(), l);
     order.add(l);
