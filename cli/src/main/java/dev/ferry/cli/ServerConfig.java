@@ -5,6 +5,7 @@ import dev.ferry.sample.EchoService;
 import dev.ferry.server.Dispatcher;
 import dev.ferry.server.Endpoint;
 import dev.ferry.server.SoapServer;
+import dev.ferry.server.WsdlDocuments;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.MessageGuardFactory;
@@ -105,8 +106,8 @@ public final class ServerConfig {
     } else {
       b.fallback(fixedReply(dir.resolve(reply), codec, where));
     }
-    if (wsdl != null) {
-      b.wsdl(Files.readString(dir.resolve(wsdl)));
+    if (wsdl != null) { // with what it imports by relative locations, at ?wsdl= and ?xsd=
+      b.wsdl(WsdlDocuments.load(dir.resolve(wsdl).toUri().toURL()));
     }
     if (entry.get("wsSecurity") instanceof Map<?, ?> wss) {
       b.guard(guard(wss, dir, where + ".wsSecurity"));

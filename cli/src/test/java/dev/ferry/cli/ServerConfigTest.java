@@ -89,6 +89,34 @@ class ServerConfigTest {
   }
 
   @Test
+  void aWsdlIsServedWithTheSchemaItImports(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("reply.xml"), REPLY);
+    Files.createDirectories(dir.resolve("types"));
+    Files.writeString(dir.resolve("types/q.xsd"), "<xs:schema xmlns:xs=\"http://www.w3.org/2001"
+        + "/XMLSchema\" targetNamespace=\"urn:q\"><xs:element name=\"quote\" type=\"xs:int\"/>"
+        + "</xs:schema>");
+    Files.writeString(dir.resolve("q.wsdl"), "<w:definitions xmlns:w=\"http://schemas.xmlsoap"
+        + ".org/wsdl/\"><w:types><xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\">"
+        + "<xs:import namespace=\"urn:q\" schemaLocation=\"types/q.xsd\"/></xs:schema>"
+        + "</w:types></w:definitions>");
+    SoapServer.Builder builder = SoapServer.builder();
+    apply(dir, "endpoints:\n  - path: /quotes\n    reply: reply.xml\n    wsdl: q.wsdl\n",
+        builder);
+    try (SoapServer server = builder.build().start();
+        HttpClient http = HttpClient.newHttpClient()) {
+      String base = server.uri("/quotes").toString();
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "?wsdl")).build(),
+          HttpResponse.BodyHandlers.ofString()).body())
+          .contains("schemaLocation=\"" + base + "?xsd=types/q.xsd\"");
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "?xsd=types/q.xsd"))
+          .build(), HttpResponse.BodyHandlers.ofString()).body()).contains("name=\"quote\"");
+    }
+    Files.delete(dir.resolve("types/q.xsd"));
+    assertThatThrownBy(() -> apply(dir, "endpoints:\n  - path: /q\n    reply: reply.xml\n"
+        + "    wsdl: q.wsdl\n", SoapServer.builder())).hasMessageContaining("types/q.xsd");
+  }
+
+  @Test
   void namesWhatIsWrong(@TempDir Path dir) throws IOException {
     Files.writeString(dir.resolve("not-soap.xml"), "<html/>");
     assertThatThrownBy(() -> apply(dir, "endpoints:\n  - path: /a\n    reply: not-soap.xml\n"))
@@ -107,7 +135,11 @@ class ServerConfigTest {
   }
 
   private static void apply(Path dir, String yaml) throws IOException {
-    ServerConfig.apply(Files.writeString(dir.resolve("e.yaml"), yaml), CODEC,
-        SoapServer.builder());
+    apply(dir, yaml, SoapServer.builder());
+  }
+
+  private static void apply(Path dir, String yaml, SoapServer.Builder builder)
+      throws IOException {
+    ServerConfig.apply(Files.writeString(dir.resolve("e.yaml"), yaml), CODEC, builder);
   }
 }

@@ -31,7 +31,7 @@ public final class Dispatcher {
   private final Set<QName> sharedElements; // elements of more than one endpoint
   private final Endpoint fallback;
   private final Set<QName> understood;
-  private final String wsdl;
+  private final WsdlDocuments wsdl;
   private final MessageGuard guard;
   private final Set<SoapVersion> versions;
 
@@ -128,8 +128,13 @@ public final class Dispatcher {
     return guard;
   }
 
-  /** Returns the WSDL served at {@code ?wsdl}, or null. */
+  /** Returns the WSDL served at {@code ?wsdl} (as given, not rewritten), or null. */
   public String wsdl() {
+    return wsdl == null ? null : wsdl.wsdl();
+  }
+
+  /** Returns the WSDL and the documents it imports, served at {@code ?wsdl}, or null. */
+  public WsdlDocuments wsdlDocuments() {
     return wsdl;
   }
 
@@ -143,7 +148,7 @@ public final class Dispatcher {
         Addressing.MESSAGE_ID, Addressing.REPLY_TO, Addressing.FAULT_TO, Addressing.RELATES_TO,
         Addressing.FROM));
     private Endpoint fallback;
-    private String wsdl;
+    private WsdlDocuments wsdl;
     private MessageGuard guard;
     private Set<SoapVersion> versions = java.util.EnumSet.allOf(SoapVersion.class);
 
@@ -210,7 +215,16 @@ public final class Dispatcher {
      * location is replaced by the URL the request came to.
      */
     public Builder wsdl(String wsdl) {
-      this.wsdl = wsdl;
+      this.wsdl = wsdl == null ? null : WsdlDocuments.of(wsdl);
+      return this;
+    }
+
+    /**
+     * Serves {@code documents}: the WSDL at {@code ?wsdl}, what it imports at {@code ?wsdl=KEY}
+     * and {@code ?xsd=KEY}, every location pointing at the URL the request came to.
+     */
+    public Builder wsdl(WsdlDocuments documents) {
+      this.wsdl = documents;
       return this;
     }
 

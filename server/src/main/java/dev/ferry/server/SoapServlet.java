@@ -37,7 +37,8 @@ import javax.xml.namespace.QName;
  * either as MTOM/SwA ({@code multipart/related}); any other Content-Type, and any
  * Content-Encoding, is answered 415. GET {@code ?wsdl} serves the dispatcher's WSDL with the
  * service's address (the configured public one, else the address the request came in on, never
- * the request's Host); other methods get 405. Input that cannot be read, a limit that is hit,
+ * the request's Host), and {@code ?wsdl=KEY} and {@code ?xsd=KEY} the documents it imports
+ * ({@link WsdlDocuments}); other methods get 405. Input that cannot be read, a limit that is hit,
  * mustUnderstand headers nobody understands, an unknown operation and endpoint failures are SOAP
  * faults (HTTP 500, or 400 for a SOAP 1.2 Sender fault), each naming what went wrong and where;
  * past {@link ServerOptions#maxRequests} a request gets 503 at once. The whole request is read
@@ -46,6 +47,7 @@ import javax.xml.namespace.QName;
  * the reply is out.
  */
 public class SoapServlet extends HttpServlet {
+  private static final System.Logger LOG = System.getLogger("dev.ferry.server");
   private static final long serialVersionUID = 1L;
   /** The most of a refused request's rest read so that its client can read the fault. */
   private static final int DROP_BYTES = 256 * 1024 * 1024;
@@ -76,7 +78,8 @@ public class SoapServlet extends HttpServlet {
   protected void doGet(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
     String query = request.getQueryString();
-    if (query == null || !query.equalsIgnoreCase("wsdl") || dispatcher.wsdl() == null) {
+    WsdlDocuments documents = dispatcher.wsdlDocuments();
+    if (documents == null || !WsdlDocuments.isDocumentQuery(query)) {
       notAllowed(response);
       return;
     }
@@ -84,8 +87,13 @@ public class SoapServlet extends HttpServlet {
         && Callers.authenticate(options.authenticator(), request, response) == null) {
       return;
     }
-    String wsdl = SoapBinding.withServiceAddress(dispatcher.wsdl(), address(request));
-    byte[] bytes = wsdl.getBytes(StandardCharsets.UTF_8);
+    String document = documents.document(query, address(request));
+    if (document == null) {
+      response.sendError(HttpServletResponse.SC_NOT_FOUND, "no document " + query
+          + " here: the WSDL is at ?wsdl");
+      return;
+    }
+    byte[] bytes = document.getBytes(StandardCharsets.UTF_8);
     response.setContentType("text/xml; charset=UTF-8");
     response.setContentLength(bytes.length);
     response.getOutputStream().write(bytes);

@@ -29,15 +29,22 @@ public final class Fault {
   private final String reason;
   private final String role;
   private final String detail; // raw XML written inside the detail element; text when read
+  private final List<HeaderBlock> headers; // written in the envelope's Header; none when read
 
   private Fault(SoapVersion version, QName code, List<QName> subcodes, String reason,
       String role, String detail) {
+    this(version, code, subcodes, reason, role, detail, List.of());
+  }
+
+  private Fault(SoapVersion version, QName code, List<QName> subcodes, String reason,
+      String role, String detail, List<HeaderBlock> headers) {
     this.version = version;
     this.code = code;
     this.subcodes = List.copyOf(subcodes);
     this.reason = reason;
     this.role = role;
     this.detail = detail;
+    this.headers = List.copyOf(headers);
   }
 
   /** Ferry's namespace for fault subcodes and details. */
@@ -72,17 +79,32 @@ public final class Fault {
   public Fault withSubcode(QName subcode) {
     List<QName> s = new ArrayList<>(subcodes);
     s.add(subcode);
-    return new Fault(version, code, s, reason, role, detail);
+    return new Fault(version, code, s, reason, role, detail, headers);
   }
 
   /** Returns a copy with the role (1.2) or actor (1.1). */
   public Fault withRole(String role) {
-    return new Fault(version, code, subcodes, reason, role, detail);
+    return new Fault(version, code, subcodes, reason, role, detail, headers);
   }
 
   /** Returns a copy whose detail element holds {@code xml} (written as it is). */
   public Fault withDetail(String xml) {
-    return new Fault(version, code, subcodes, reason, role, xml);
+    return new Fault(version, code, subcodes, reason, role, xml, headers);
+  }
+
+  /**
+   * Returns a copy whose envelope carries {@code blocks} in its Header, after any it had (such
+   * as the WS-Addressing headers of a fault reply).
+   */
+  public Fault withHeaders(List<HeaderBlock> blocks) {
+    List<HeaderBlock> all = new ArrayList<>(headers);
+    all.addAll(blocks);
+    return new Fault(version, code, subcodes, reason, role, detail, all);
+  }
+
+  /** Returns the header blocks its envelope is written with (none for a fault read). */
+  public List<HeaderBlock> headers() {
+    return headers;
   }
 
   public SoapVersion version() {
@@ -236,6 +258,14 @@ public final class Fault {
       w.writeStartDocument("UTF-8", "1.0");
       w.writeStartElement("soap", "Envelope", env);
       w.writeNamespace("soap", env);
+      if (!headers.isEmpty()) {
+        w.writeStartElement("soap", "Header", env);
+        w.writeCharacters(""); // close the start tag before raw XML
+        for (HeaderBlock h : headers) {
+          raw(w, h.xml().utf8());
+        }
+        w.writeEndElement();
+      }
       w.writeStartElement("soap", "Body", env);
       w.writeStartElement("soap", "Fault", env);
       if (version == SoapVersion.SOAP_11) {

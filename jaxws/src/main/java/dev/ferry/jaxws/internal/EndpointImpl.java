@@ -2,6 +2,7 @@ package dev.ferry.jaxws.internal;
 
 import dev.ferry.jaxws.ServerFeature;
 import dev.ferry.server.Dispatcher;
+import dev.ferry.server.WsdlDocuments;
 import dev.ferry.soap.SoapCodec;
 import jakarta.jws.WebService;
 import jakarta.xml.ws.Binding;
@@ -63,7 +64,8 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
         ? bt.value() : jakarta.xml.ws.soap.SOAPBinding.SOAP11HTTP_BINDING;
     MTOM mtom = implementorClass.getAnnotation(MTOM.class);
     this.binding = SoapBindingImpl.of(id, mtom != null && mtom.enabled(),
-        mtom != null ? mtom.threshold() : 0, features);
+        mtom != null ? mtom.threshold() : 0,
+        SoapBindingImpl.withAnnotations(implementorClass, features));
     this.invoker = invoker;
     this.server = serverFeature(features);
     binding.setHandlerChain(HandlerChains.of(implementorClass)); // replaced by setHandlerChain
@@ -193,10 +195,10 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
     return runtime.dispatcher(wsdl(ws, model, service, port));
   }
 
-  private String wsdl(WebService ws, SeiModel model, QName service, QName port) {
+  private WsdlDocuments wsdl(WebService ws, SeiModel model, QName service, QName port) {
     if (!metadata.isEmpty()) {
       try {
-        return Xml.bytes(metadata.get(0)).utf8();
+        return WsdlDocuments.of(Xml.bytes(metadata.get(0)).utf8());
       } catch (IOException e) {
         throw new WebServiceException("cannot read the endpoint's metadata: " + e, e);
       }
@@ -204,8 +206,8 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
     if (!ws.wsdlLocation().isEmpty()) {
       return Wsdls.load(ws.wsdlLocation(), implementorClass.getClassLoader());
     }
-    return WsdlGenerator.generate(model, binding.version(), service, port, model.sei(),
-        implementorClass);
+    return WsdlDocuments.of(WsdlGenerator.generate(model, binding, service, port,
+        model.sei(), implementorClass));
   }
 
   private Class<?> load(String name) {

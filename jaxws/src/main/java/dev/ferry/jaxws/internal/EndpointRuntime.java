@@ -3,6 +3,7 @@ package dev.ferry.jaxws.internal;
 import dev.ferry.server.Dispatcher;
 import dev.ferry.server.Endpoint;
 import dev.ferry.server.SoapFaultException;
+import dev.ferry.server.WsdlDocuments;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.HeaderBlock;
 import dev.ferry.soap.Message;
@@ -28,6 +29,7 @@ import javax.xml.namespace.QName;
  * request element and SOAP action.
  */
 final class EndpointRuntime {
+  private static final System.Logger LOG = System.getLogger("dev.ferry.jaxws");
   private final SeiModel model;
   private final Target target;
   private final SoapBindingImpl binding;
@@ -55,7 +57,7 @@ final class EndpointRuntime {
   }
 
   /** A dispatcher with one endpoint per operation, serving {@code wsdl} at {@code ?wsdl}. */
-  Dispatcher dispatcher(String wsdl) {
+  Dispatcher dispatcher(WsdlDocuments wsdl) {
     Dispatcher.Builder d = Dispatcher.builder().wsdl(wsdl).guard(binding.guard())
         .versions(binding.version());
     for (Operation op : model.operations()) {
@@ -65,6 +67,9 @@ final class EndpointRuntime {
       }
       if (!op.action().isEmpty()) {
         d.soapAction(op.action(), e);
+      }
+      if (binding.addressing() != null) {
+        d.action(model.actions(op).input(), e);
       }
       op.inParts().stream().filter(Part::isHeader).forEach(p -> d.understands(p.element()));
     }
@@ -89,8 +94,17 @@ final class EndpointRuntime {
     public Payload handle(Message request, HttpServletRequest http) throws Exception {
       MessageContextImpl context = MessageContextImpl.inbound(http, names.service(),
           names.port(), names.portType(), new QName(model.targetNamespace(), op.name()));
-      return handlers.serve(request, context, replyPolicy(request, http),
-          (message, policy) -> invoke(op, message, policy, context));
+      WsAddressing.Reply wsa = binding.addressing() == null ? null
+          : WsAddressing.accept(binding.addressing(), request, op);
+      try {
+        return handlers.serve(request, context, replyPolicy(request, http),
+            (message, policy) -> invoke(op, message, policy, context, wsa));
+      } catch (SoapFaultException e) {
+        if (wsa == null) {
+          throw e;
+        }
+        throw new SoapFaultException(wsa.withHeaders(e.fault(), WsAddressing.SOAP_FAULT_ACTION));
+      }
     }
   }
 
@@ -110,13 +124,14 @@ final class EndpointRuntime {
   }
 
   private Payload invoke(Operation op, Message request, MtomPolicy policy,
-      MessageContextImpl context) throws Exception {
+      MessageContextImpl context, WsAddressing.Reply wsa) throws Exception {
     SoapVersion version = request.version();
     Object[] args;
     try {
       args = op.arguments(binder.read(request, op.requestWrapper(), op.inParts(),
           a -> new DataHandler(new AttachmentDataSource(a))));
     } catch (WebServiceException e) {
+      LOG.log(System.Logger.Level.INFO, "a request to " + op.name() + " does not bind", e);
       throw new SoapFaultException(Fault.of(version, version.senderFaultCode(),
           "cannot read the " + op.name() + " request: " + e.getMessage()));
     }
@@ -124,13 +139,18 @@ final class EndpointRuntime {
     try {
       result = call(op, args, context);
     } catch (InvocationTargetException e) {
-      throw new SoapFaultException(faults.toFault(e.getCause(), version, op.faults()));
+      Fault f = faults.toFault(e.getCause(), version, op.faults());
+      throw new SoapFaultException(wsa == null ? f
+          : wsa.withHeaders(f, model.actions(op).fault(e.getCause())));
     }
     if (op.isOneWay()) {
       return null;
     }
     Object[] out = op.responseValues(args, result);
     List<HeaderBlock> headers = binder.headers(op.outParts(), out);
+    if (wsa != null) {
+      headers.addAll(wsa.headers(model.actions(op).output()));
+    }
     return codec.payload(version, policy, headers,
         body -> binder.writeBody(body, op.responseWrapper(), op.outParts(), out));
   }

@@ -39,6 +39,7 @@ import org.w3c.dom.Node;
  * back into that exception, and any other into a {@link SOAPFaultException}.
  */
 public final class Faults {
+  private static final System.Logger LOG = System.getLogger("dev.ferry.jaxws");
   private final SoapCodec codec;
 
   public Faults(SoapCodec codec) {
@@ -51,13 +52,17 @@ public final class Faults {
     if (t instanceof SOAPFaultException sfe) {
       return fromSaaj(sfe.getFault(), version);
     }
-    String reason = t.getMessage() != null ? t.getMessage() : t.getClass().getName();
+    // the exception's message, as CXF and Metro send it; never its class (a caller has no use
+    // for the service's internals): the log has the rest
+    String reason = t.getMessage() != null && !t.getMessage().isBlank() ? t.getMessage()
+        : "the operation failed";
     Fault fault = Fault.of(version, version.receiverFaultCode(), reason);
     for (FaultType f : declared) {
       if (f.exception().isInstance(t)) {
         return fault.withDetail(detail(f, (Exception) t).utf8());
       }
     }
+    LOG.log(System.Logger.Level.WARNING, "the operation threw an undeclared exception", t);
     return fault;
   }
 
@@ -68,11 +73,7 @@ public final class Faults {
       if (f.bean() != null) {
         f.bean().write(f.faultInfo(e), w, null);
       } else {
-        MessageBinder.startElement(w, f.element());
-        w.writeStartElement("message");
-        w.writeCharacters(e.getMessage() == null ? "" : e.getMessage());
-        w.writeEndElement();
-        w.writeEndElement();
+        MessageBinder.writeElement(w, f.element(), f.properties(), f.propertyValues(e));
       }
       w.close();
     } catch (XMLStreamException | JAXBException x) {
@@ -134,9 +135,10 @@ public final class Faults {
         QName name = r.getName();
         for (FaultType f : declared) {
           if (f.element().equals(name)) {
-            Object info = f.bean() == null ? null : f.bean().read(r,
-                new XopAttachmentUnmarshaller(reply.attachments(), handlers));
-            return f.create(reason, info);
+            var au = new XopAttachmentUnmarshaller(reply.attachments(), handlers);
+            return f.bean() != null ? f.create(reason, f.bean().read(r, au))
+                : f.createFromProperties(reason, MessageBinder.readElement(r, f.properties(),
+                    au));
           }
         }
         return new SOAPFaultException(saajFault(fault, Xml.copyElement(r)));

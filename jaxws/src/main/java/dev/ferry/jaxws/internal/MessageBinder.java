@@ -85,6 +85,46 @@ public final class MessageBinder {
     return blocks;
   }
 
+  /**
+   * Writes an element named {@code name} holding {@code parts} (values aligned with them; null
+   * writes nothing, a repeated part one element per item), such as a code-first fault's detail.
+   */
+  static void writeElement(XMLStreamWriter w, QName name, List<Part> parts, Object[] values)
+      throws XMLStreamException {
+    startElement(w, name);
+    for (int i = 0; i < values.length; i++) {
+      Part p = parts.get(i);
+      if (values[i] != null) {
+        for (Object item : p.isRepeated() ? p.items(values[i]) : List.of(values[i])) {
+          write(p, item, w, null);
+        }
+      }
+    }
+    w.writeEndElement();
+  }
+
+  /**
+   * Reads the children of the element {@code r} stands on as the values of {@code parts}
+   * (aligned with them; a repeated part's items collected, a missing part null).
+   */
+  static Object[] readElement(XMLStreamReader r, List<Part> parts, AttachmentUnmarshaller au)
+      throws XMLStreamException {
+    Object[] values = new Object[parts.size()];
+    readChildren(r, parts, false, values, au);
+    collect(parts, values);
+    return values;
+  }
+
+  private static void collect(List<Part> parts, Object[] values) {
+    for (int i = 0; i < values.length; i++) {
+      if (parts.get(i).isRepeated()) {
+        @SuppressWarnings("unchecked")
+        List<Object> items = values[i] == null ? new ArrayList<>() : (List<Object>) values[i];
+        values[i] = parts.get(i).collect(items);
+      }
+    }
+  }
+
   /** Starts an element of {@code name}, declaring its namespace. */
   static void startElement(XMLStreamWriter w, QName name) throws XMLStreamException {
     if (name.getNamespaceURI().isEmpty()) {
@@ -134,13 +174,7 @@ public final class MessageBinder {
         }
       }
       readChildren(r, parts, false, values, au);
-      for (int i = 0; i < values.length; i++) {
-        if (parts.get(i).isRepeated()) {
-          @SuppressWarnings("unchecked")
-          List<Object> items = values[i] == null ? new ArrayList<>() : (List<Object>) values[i];
-          values[i] = parts.get(i).collect(items);
-        }
-      }
+      collect(parts, values);
       return values;
     } catch (XMLStreamException e) {
       throw new WebServiceException("malformed message: " + e.getMessage(), e);
@@ -181,13 +215,34 @@ public final class MessageBinder {
         values[i] = value;
       } catch (JAXBException x) {
         throw new WebServiceException("cannot read " + p.element() + " as "
-            + p.valueType().getTypeName() + ": " + x, x);
+            + p.valueType().getTypeName() + ": " + reason(x), x);
       }
       e = r.getEventType();
       if (e != XMLStreamConstants.START_ELEMENT && e != XMLStreamConstants.END_ELEMENT) {
         e = r.nextTag();
       }
     }
+  }
+
+  /**
+   * What went wrong, in the words of the deepest cause that has any: JAXB wraps a parser's
+   * message in exceptions whose {@code toString} names internal classes
+   * ({@code com.sun.istack.SAXParseException2}), which a caller must not see.
+   */
+  static String reason(Throwable t) {
+    String reason = null;
+    for (Throwable c = t; c != null; c = c.getCause() != c ? c.getCause() : null) {
+      if (c.getMessage() != null && !c.getMessage().isBlank()) {
+        reason = c.getMessage();
+      }
+      if (c instanceof JAXBException j && j.getLinkedException() != null
+          && j.getLinkedException() != j.getCause()) {
+        String linked = reason(j.getLinkedException());
+        reason = linked != null ? linked : reason;
+        break;
+      }
+    }
+    return reason == null ? "the value does not bind" : reason;
   }
 
   /** The part called {@code name}, or else the only one with its local name; -1 if none. */

@@ -1,5 +1,6 @@
 package dev.ferry.jaxws.internal;
 
+import dev.ferry.soap.HeaderBlock;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
@@ -84,8 +85,13 @@ final class PortProxy implements InvocationHandler {
     Map<String, Object> context = state.snapshot();
     SoapCodec codec = state.codec(context);
     MessageBinder binder = new MessageBinder(codec);
-    Payload request = codec.payload(state.binding.version(), state.binding.policy(),
-        binder.headers(op.inParts(), values),
+    List<HeaderBlock> headers = binder.headers(op.inParts(), values);
+    if (state.binding.addressing() != null) {
+      headers.addAll(WsAddressing.request(String.valueOf(context.get(
+          BindingProvider.ENDPOINT_ADDRESS_PROPERTY)), model.actions(op).input(),
+          op.isOneWay()));
+    }
+    Payload request = codec.payload(state.binding.version(), state.binding.policy(), headers,
         body -> binder.writeBody(body, op.requestWrapper(), op.inParts(), values));
     PortState.Reply reply = state.send(request, op.action(), context);
     try {

@@ -71,6 +71,11 @@ final class ProviderRuntime implements Endpoint {
 
   static Dispatcher dispatcher(EndpointImpl endpoint, Class<?> type, SoapBindingImpl binding,
       SoapCodec codec) {
+    if (binding.addressing() != null) {
+      throw new WebServiceException(type.getName() + ": WS-Addressing (AddressingFeature,"
+          + " @Addressing) is not supported on a Provider endpoint: read and write the wsa:"
+          + " headers in the messages, or serve a @WebService");
+    }
     Object implementor = endpoint.getImplementor();
     ProviderRuntime p = new ProviderRuntime(implementor, type, binding, codec);
     Injection.inject(implementor, new ServerContext());

@@ -27,6 +27,7 @@ public final class SeiModel {
   private final List<Operation> operations;
   private final Map<Method, Operation> byMethod = new HashMap<>();
   private final Map<Method, AsyncOperation> asyncByMethod = new HashMap<>();
+  private final Map<Operation, Actions> actions = new HashMap<>();
   private final JAXBRIContext context;
 
   private SeiModel(SeiReader reader, Class<?>... seeAlsoFrom) {
@@ -36,6 +37,7 @@ public final class SeiModel {
     this.operations = reader.operations();
     for (Operation op : operations) {
       byMethod.put(op.method(), op);
+      actions.put(op, Actions.of(targetNamespace, portTypeName, op));
     }
     for (AsyncOperation a : reader.asyncOperations(byMethod)) {
       asyncByMethod.put(a.method(), a);
@@ -73,6 +75,9 @@ public final class SeiModel {
     for (Part p : parts) {
       refs.add(p.typeReference());
       Class<?> raw = SeiReader.raw(p.valueType());
+      if (raw.isArray() && raw != byte[].class) {
+        classes.add(raw); // an array part (RPC) binds as JAXB's array type, which must be known
+      }
       while (raw.isArray()) {
         raw = raw.getComponentType();
       }
@@ -105,6 +110,7 @@ public final class SeiModel {
       parts.addAll(op.inParts());
       parts.addAll(op.outParts());
       op.faults().stream().filter(f -> f.bean() != null).forEach(f -> parts.add(f.bean()));
+      op.faults().forEach(f -> parts.addAll(f.properties()));
     }
     asyncByMethod.values().stream().filter(a -> a.bean() != null)
         .forEach(a -> parts.add(a.bean()));
@@ -136,6 +142,11 @@ public final class SeiModel {
   /** Returns the asynchronous variant {@code method} is, or null. */
   public AsyncOperation asyncOperation(Method method) {
     return asyncByMethod.get(method);
+  }
+
+  /** Returns the WS-Addressing actions of {@code op}, one of this model's operations. */
+  Actions actions(Operation op) {
+    return actions.get(op);
   }
 
   public JAXBRIContext context() {

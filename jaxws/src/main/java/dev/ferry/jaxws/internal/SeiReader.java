@@ -197,17 +197,26 @@ final class SeiReader {
         m.getAnnotations(), style);
   }
 
+  /** A child of a wrapper-like element (a code-first fault's property): repeated if a list. */
+  static Part wrapperChild(QName element, int index, Type type, Annotation[] annotations) {
+    return part(element, index, Part.Mode.OUT, false, false, type, annotations,
+        Operation.Style.WRAPPED);
+  }
+
   /**
-   * A part; in a wrapper (or an RPC operation element), a collection or an array (but
-   * {@code byte[]}, which is base64Binary) is one element per item, as a wrapper bean's
-   * property of that type would be.
+   * A part; in a wrapper, a collection or an array (but {@code byte[]}, which is base64Binary)
+   * is one element per item, as a wrapper bean's property of that type would be; in an RPC
+   * operation element a collection is too, and an array is one part of JAXB's array type
+   * ({@code jaxb.dev.java.net/array}), as in CXF and Metro.
    */
   private static Part part(QName element, int index, Part.Mode mode, boolean header,
       boolean holder, Type type, Annotation[] annotations, Operation.Style style) {
     Class<?> raw = raw(type);
     boolean collection = java.util.Collection.class.isAssignableFrom(raw);
     boolean array = raw.isArray() && raw != byte[].class;
-    if (style != Operation.Style.BARE && !header && (collection || array)) {
+    // RPC arrays are one part of JAXB's array type (<item>s), as CXF and Metro bind them
+    if (!header && (style == Operation.Style.WRAPPED && (collection || array)
+        || style == Operation.Style.RPC && collection)) {
       Type item = array ? raw.getComponentType() : typeArgument(type, raw);
       return new Part(element, index, mode, header, holder,
           new TypeReference(element, item, annotations), raw);

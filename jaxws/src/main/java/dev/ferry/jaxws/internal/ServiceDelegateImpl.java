@@ -215,6 +215,10 @@ public final class ServiceDelegateImpl extends jakarta.xml.ws.spi.ServiceDelegat
           + ": add it with addPort, or create the service from its WSDL");
     }
     SoapBindingImpl binding = binding(port.bindingId(), features);
+    if (binding.addressing() != null) {
+      throw new WebServiceException("WS-Addressing (AddressingFeature) is not supported on a"
+          + " Dispatch: put the wsa: headers in the messages, or call through a port");
+    }
     binding.setHandlerChain(handlerChain(portName, port.bindingId()));
     return new DispatchImpl<>(binding, port.address(), executor(), type, mode, context);
   }

@@ -11,6 +11,7 @@ import jakarta.xml.soap.SOAPFactory;
 import jakarta.xml.ws.WebServiceException;
 import jakarta.xml.ws.WebServiceFeature;
 import jakarta.xml.ws.handler.Handler;
+import jakarta.xml.ws.soap.AddressingFeature;
 import jakarta.xml.ws.soap.MTOMFeature;
 import jakarta.xml.ws.soap.SOAPBinding;
 import java.util.ArrayList;
@@ -31,9 +32,11 @@ public final class SoapBindingImpl implements SOAPBinding {
   private volatile boolean mtom;
   private volatile int thresholdBytes;
   private final MessageGuard guard;
+  private final AddressingFeature addressing;
 
   private SoapBindingImpl(String bindingId, boolean mtom, int thresholdBytes,
-      MessageGuard guard) {
+      MessageGuard guard, AddressingFeature addressing) {
+    this.addressing = addressing;
     String id = bindingId == null ? SOAP11HTTP_BINDING : bindingId;
     this.version = versionOf(id);
     this.bindingId = id;
@@ -45,19 +48,63 @@ public final class SoapBindingImpl implements SOAPBinding {
   /**
    * The binding {@code bindingId} names, with MTOM as {@code mtom} and {@code thresholdBytes}
    * say unless a feature says otherwise; of several features of one kind, the last counts.
+   *
+   * @throws WebServiceException for an enabled feature Ferry does not implement (it is refused,
+   *     not ignored): any but MTOM, WS-Addressing with anonymous responses, and the guard
    */
   public static SoapBindingImpl of(String bindingId, boolean mtom, int thresholdBytes,
       WebServiceFeature... features) {
     MessageGuard guard = null;
+    AddressingFeature addressing = null;
     for (WebServiceFeature f : features) {
       if (f instanceof MTOMFeature m) {
         mtom = m.isEnabled();
         thresholdBytes = m.getThreshold();
       } else if (f instanceof GuardFeature g) {
         guard = g.guard();
+      } else if (f instanceof AddressingFeature a) {
+        addressing = a.isEnabled() ? supported(a) : null;
+      } else if (f.isEnabled()) {
+        throw new WebServiceException("Ferry does not implement the feature " + f.getID() + " ("
+            + f.getClass().getName() + "): remove it or disable it");
       }
     }
-    return new SoapBindingImpl(bindingId, mtom, thresholdBytes, guard);
+    return new SoapBindingImpl(bindingId, mtom, thresholdBytes, guard, addressing);
+  }
+
+  /**
+   * {@code features} after those an implementation's annotations ask for ({@code @Addressing},
+   * {@code @RespectBinding}), so that a feature given in code overrides its annotation.
+   */
+  public static WebServiceFeature[] withAnnotations(Class<?> implementation,
+      WebServiceFeature... features) {
+    List<WebServiceFeature> all = new ArrayList<>();
+    jakarta.xml.ws.soap.Addressing a =
+        implementation.getAnnotation(jakarta.xml.ws.soap.Addressing.class);
+    if (a != null) {
+      all.add(new AddressingFeature(a.enabled(), a.required(), a.responses()));
+    }
+    jakarta.xml.ws.RespectBinding rb = implementation.getAnnotation(
+        jakarta.xml.ws.RespectBinding.class);
+    if (rb != null) {
+      all.add(new jakarta.xml.ws.RespectBindingFeature(rb.enabled()));
+    }
+    all.addAll(List.of(features));
+    return all.toArray(new WebServiceFeature[0]);
+  }
+
+  /** WS-Addressing as Ferry serves it: replies on the back channel only. */
+  private static AddressingFeature supported(AddressingFeature a) {
+    if (a.getResponses() == AddressingFeature.Responses.NON_ANONYMOUS) {
+      throw new WebServiceException("AddressingFeature with NON_ANONYMOUS responses is not"
+          + " supported: Ferry answers on the request's connection (anonymous responses) only");
+    }
+    return a;
+  }
+
+  /** The WS-Addressing feature in force (enabled), or null. */
+  public AddressingFeature addressing() {
+    return addressing;
   }
 
   /** The SOAP version a binding ID names; the XML/HTTP binding is not supported. */

@@ -5,6 +5,7 @@ import jakarta.xml.bind.JAXBException;
 import jakarta.xml.bind.SchemaOutputResolver;
 import jakarta.xml.bind.annotation.XmlSeeAlso;
 import jakarta.xml.ws.WebServiceException;
+import jakarta.xml.ws.soap.AddressingFeature;
 import java.io.IOException;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -33,30 +34,43 @@ import org.w3c.dom.NodeList;
 final class WsdlGenerator {
   private static final String XSD = "http://www.w3.org/2001/XMLSchema";
   private static final String WSDL = "http://schemas.xmlsoap.org/wsdl/";
+  private static final String POLICY = "http://www.w3.org/ns/ws-policy";
 
   private final SeiModel model;
   private final SoapVersion version;
+  private final AddressingFeature addressing;
   private final QName service;
   private final QName port;
   private final JAXBRIContext schemaContext;
   private final Map<String, String> prefixes = new LinkedHashMap<>();
+  /** The types JAXB's schemas name, which a wrapper's type must not take the name of. */
+  private final Set<QName> jaxbTypes = new LinkedHashSet<>();
   private final StringBuilder out = new StringBuilder(8192);
 
-  private WsdlGenerator(SeiModel model, SoapVersion version, QName service, QName port,
+  private WsdlGenerator(SeiModel model, SoapBindingImpl binding, QName service, QName port,
       Class<?>... seeAlsoFrom) {
     this.model = model;
-    this.version = version;
+    this.version = binding.version();
+    this.addressing = binding.addressing();
     this.service = service;
     this.port = port;
     this.schemaContext = schemaContext(seeAlsoFrom);
     prefixes.put(XSD, "xsd");
     prefixes.put(model.targetNamespace(), "tns");
+    if (addressing != null) {
+      prefixes.put(WsAddressing.METADATA_NS, "wsam");
+      prefixes.put(POLICY, "wsp");
+    }
   }
 
-  /** Returns the WSDL of {@code model}'s endpoint named {@code service} and {@code port}. */
-  static String generate(SeiModel model, SoapVersion version, QName service, QName port,
+  /**
+   * Returns the WSDL of {@code model}'s endpoint named {@code service} and {@code port}, on
+   * {@code binding} (its SOAP version; with WS-Addressing, a {@code wsam:Addressing} policy on
+   * the binding and each message's {@code wsam:Action}).
+   */
+  static String generate(SeiModel model, SoapBindingImpl binding, QName service, QName port,
       Class<?>... seeAlsoFrom) {
-    return new WsdlGenerator(model, version, service, port, seeAlsoFrom).write();
+    return new WsdlGenerator(model, binding, service, port, seeAlsoFrom).write();
   }
 
   /**
@@ -76,21 +90,19 @@ final class WsdlGenerator {
       for (Part p : parts(op)) {
         if (p.isHeader() || op.style() == Operation.Style.BARE) {
           globals.add(p.typeReference());
-        } else {
-          Class<?> raw = SeiReader.raw(p.valueType());
-          while (raw.isArray()) {
-            raw = raw.getComponentType();
-          }
-          if (SeiModel.isBean(raw)) {
-            classes.add(raw);
-          }
         }
+        Class<?> raw = SeiReader.raw(p.valueType());
+        if (op.style() == Operation.Style.RPC && raw.isArray() && raw != byte[].class) {
+          classes.add(raw); // so that JAXB writes the array's type
+        }
+        addBean(classes, p);
       }
       for (FaultType f : op.faults()) {
         if (f.bean() != null) {
           globals.add(f.bean().typeReference());
           classes.add(SeiReader.raw(f.bean().valueType()));
         }
+        f.properties().forEach(p -> addBean(classes, p));
       }
     }
     try {
@@ -99,6 +111,17 @@ final class WsdlGenerator {
     } catch (JAXBException e) {
       throw new WebServiceException("cannot derive the schema of " + model.sei().getName()
           + ": " + e, e);
+    }
+  }
+
+  /** Adds the class of {@code p}'s value if it is a bean: a TypeReference does not bind it. */
+  private static void addBean(Set<Class<?>> classes, Part p) {
+    Class<?> raw = SeiReader.raw(p.valueType());
+    while (raw.isArray()) {
+      raw = raw.getComponentType();
+    }
+    if (SeiModel.isBean(raw)) {
+      classes.add(raw);
     }
   }
 
@@ -153,11 +176,20 @@ final class WsdlGenerator {
       throw new WebServiceException("cannot write the schema: " + e, e);
     }
     List<String> out = new ArrayList<>();
-    for (DOMResult r : byNs.values()) {
-      Element schema = ((org.w3c.dom.Document) r.getNode()).getDocumentElement();
+    for (Map.Entry<String, DOMResult> r : byNs.entrySet()) {
+      Element schema = ((org.w3c.dom.Document) r.getValue().getNode()).getDocumentElement();
       NodeList imports = schema.getElementsByTagNameNS(XSD, "import");
       for (int i = 0; i < imports.getLength(); i++) {
         ((Element) imports.item(i)).removeAttribute("schemaLocation");
+      }
+      for (String kind : new String[] {"complexType", "simpleType"}) {
+        NodeList types = schema.getElementsByTagNameNS(XSD, kind);
+        for (int i = 0; i < types.getLength(); i++) {
+          String name = ((Element) types.item(i)).getAttribute("name");
+          if (!name.isEmpty()) {
+            jaxbTypes.add(new QName(r.getKey(), name));
+          }
+        }
       }
       out.add(serialize(schema));
     }
@@ -184,11 +216,8 @@ final class WsdlGenerator {
         }
       }
       for (FaultType f : op.faults()) {
-        if (f.bean() == null && done.add(f.element().toString())) {
-          section(byNs, f.element().getNamespaceURI()).append("<xsd:element name=\"")
-              .append(attr(f.element().getLocalPart())).append("\"><xsd:complexType>")
-              .append("<xsd:sequence><xsd:element name=\"message\" type=\"xsd:string\"")
-              .append(" minOccurs=\"0\"/></xsd:sequence></xsd:complexType></xsd:element>");
+        if (f.bean() == null) {
+          wrapper(byNs, done, f.element(), f.properties());
         }
       }
     }
@@ -214,19 +243,36 @@ final class WsdlGenerator {
       return;
     }
     StringBuilder s = section(byNs, wrapper.getNamespaceURI());
-    s.append("<xsd:element name=\"").append(attr(wrapper.getLocalPart()))
-        .append("\"><xsd:complexType><xsd:sequence>");
-    for (Part p : parts) {
-      if (p.isHeader()) {
-        continue;
-      }
-      QName type = typeName(p.typeReference());
-      s.append("<xsd:element name=\"").append(attr(p.element().getLocalPart()))
-          .append("\" type=\"").append(type == null ? "xsd:anyType" : prefixed(type))
-          .append("\" minOccurs=\"0\"").append(p.isRepeated() ? " maxOccurs=\"unbounded\"" : "")
-          .append("/>");
+    // a named type, as CXF and Metro write it, unless JAXB's schema has a type of that name
+    boolean named = !jaxbTypes.contains(wrapper);
+    String name = attr(wrapper.getLocalPart());
+    s.append("<xsd:element name=\"").append(name).append('"');
+    if (named) {
+      s.append(" type=\"").append(prefixed(wrapper)).append("\"/><xsd:complexType name=\"")
+          .append(name).append("\">");
+    } else {
+      s.append("><xsd:complexType>");
     }
-    s.append("</xsd:sequence></xsd:complexType></xsd:element>");
+    s.append("<xsd:sequence>");
+    for (Part p : parts) {
+      if (!p.isHeader()) {
+        child(s, p);
+      }
+    }
+    s.append("</xsd:sequence></xsd:complexType>").append(named ? "" : "</xsd:element>");
+  }
+
+  /**
+   * A wrapper's child: required when its type has no null (a primitive, as in CXF and Metro),
+   * else optional; a collection or array repeats.
+   */
+  private void child(StringBuilder s, Part p) {
+    QName type = typeName(p.typeReference());
+    boolean required = !p.isRepeated() && p.valueType() instanceof Class<?> c && c.isPrimitive();
+    s.append("<xsd:element name=\"").append(attr(p.element().getLocalPart()))
+        .append("\" type=\"").append(type == null ? "xsd:anyType" : prefixed(type)).append('"')
+        .append(required ? "" : " minOccurs=\"0\"")
+        .append(p.isRepeated() ? " maxOccurs=\"unbounded\"" : "").append("/>");
   }
 
   private StringBuilder section(Map<String, StringBuilder> byNs, String ns) {
@@ -286,16 +332,18 @@ final class WsdlGenerator {
   private void portType() {
     out.append("<wsdl:portType name=\"").append(attr(model.portTypeName())).append("\">");
     for (Operation op : model.operations()) {
+      Actions actions = model.actions(op);
       out.append("<wsdl:operation name=\"").append(attr(op.name())).append("\">")
-          .append("<wsdl:input message=\"tns:").append(attr(op.name())).append("\"/>");
+          .append("<wsdl:input message=\"tns:").append(attr(op.name())).append('"')
+          .append(action(actions.input())).append("/>");
       if (!op.isOneWay()) {
         out.append("<wsdl:output message=\"tns:").append(attr(op.name()))
-            .append("Response\"/>");
+            .append("Response\"").append(action(actions.output())).append("/>");
       }
       for (FaultType f : op.faults()) {
         String n = attr(f.exception().getSimpleName());
         out.append("<wsdl:fault name=\"").append(n).append("\" message=\"tns:").append(n)
-            .append("\"/>");
+            .append('"').append(action(actions.faults().get(f.exception()))).append("/>");
       }
       out.append("</wsdl:operation>");
     }
@@ -308,6 +356,13 @@ final class WsdlGenerator {
         .append(attr(model.portTypeName())).append("\"><soap:binding style=\"")
         .append(rpc ? "rpc" : "document")
         .append("\" transport=\"http://schemas.xmlsoap.org/soap/http\"/>");
+    if (addressing != null) { // WS-Addressing 1.0 Metadata, section 3.1, as CXF and Metro say
+      out.append("<wsp:Policy><wsam:Addressing")
+          .append(addressing.isRequired() ? "" : " wsp:Optional=\"true\"").append('>')
+          .append(addressing.getResponses() == AddressingFeature.Responses.ANONYMOUS
+              ? "<wsp:Policy><wsam:AnonymousResponses/></wsp:Policy>" : "<wsp:Policy/>")
+          .append("</wsam:Addressing></wsp:Policy>");
+    }
     for (Operation op : model.operations()) {
       out.append("<wsdl:operation name=\"").append(attr(op.name()))
           .append("\"><soap:operation soapAction=\"").append(attr(op.action())).append("\"/>");
@@ -350,6 +405,11 @@ final class WsdlGenerator {
       }
     }
     out.append("</wsdl:").append(which).append('>');
+  }
+
+  /** A wsam:Action attribute with {@code action}, or nothing without WS-Addressing. */
+  private String action(String action) {
+    return addressing == null ? "" : " wsam:Action=\"" + attr(action) + "\"";
   }
 
   private static String attr(String s) {
