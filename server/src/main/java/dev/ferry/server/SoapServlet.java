@@ -51,7 +51,6 @@ public class SoapServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
   /** The most of a refused request's rest read so that its client can read the fault. */
   private static final int DROP_BYTES = 256 * 1024 * 1024;
-  private static final System.Logger LOG = System.getLogger("dev.ferry.server");
 
   private final transient SoapCodec codec;
   private final transient Dispatcher dispatcher;
