@@ -36,8 +36,6 @@ import javax.xml.stream.XMLStreamWriter;
  * only what a URL must ({@code @} stays as it is), which every peer matches. Not thread-safe.
  */
 public final class XopWriter implements XMLStreamWriter, AutoCloseable {
-  private static final int BASE64_CHUNK = 3 * 1024; // a multiple of 3: no padding mid-stream
-
   private final OutputStream out;
   private final MtomPolicy policy;
   private final String rootType;
@@ -125,11 +123,57 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
     }
   }
 
-  /** Encodes straight from the caller's bytes; the only copy is base64's own output. */
+  /**
+   * Encodes straight from the caller's bytes into bytes and puts them into the UTF-8 stream as
+   * they are: base64 needs no escaping and no encoding, which the StAX writer would do a
+   * character at a time.
+   */
   private void writeBase64(ByteBuffer data) throws XMLStreamException {
-    ByteBuffer encoded = Base64.getEncoder().encode(data);
-    xml.writeCharacters(new String(encoded.array(), encoded.arrayOffset(), encoded.remaining(),
-        java.nio.charset.StandardCharsets.ISO_8859_1));
+    try (OutputStream base64 = base64Text()) {
+      if (data.hasArray()) {
+        base64.write(data.array(), data.arrayOffset() + data.position(), data.remaining());
+      } else {
+        byte[] copy = new byte[data.remaining()];
+        data.duplicate().get(copy);
+        base64.write(copy);
+      }
+    } catch (IOException e) {
+      throw new XMLStreamException(e);
+    }
+  }
+
+  /**
+   * A stream that encodes what it is given as base64 element content, the padding written when
+   * it is closed (which leaves this writer open).
+   */
+  private OutputStream base64Text() throws XMLStreamException {
+    startRawText();
+    return Base64.getEncoder().wrap(new OutputStream() {
+      @Override
+      public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        utf8.writeAscii(b, off, len);
+      }
+    });
+  }
+
+  /**
+   * Closes a start tag left open for attributes and has the StAX writer hand its buffered
+   * characters to {@link #utf8} (without flushing the stream), so that bytes written there next
+   * follow them.
+   */
+  private void startRawText() throws XMLStreamException {
+    ((org.codehaus.stax2.XMLStreamWriter2) xml).writeRaw("");
+    utf8.holdStreamFlush(true);
+    try {
+      xml.flush();
+    } finally {
+      utf8.holdStreamFlush(false);
+    }
   }
 
   /**
@@ -173,15 +217,8 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
   }
 
   private void writeBase64(InputStream in) throws IOException, XMLStreamException {
-    byte[] chunk = new byte[BASE64_CHUNK];
-    while (true) {
-      int n = in.readNBytes(chunk, 0, chunk.length);
-      if (n > 0) {
-        writeBase64(ByteBuffer.wrap(chunk, 0, n));
-      }
-      if (n < chunk.length) {
-        return;
-      }
+    try (OutputStream base64 = base64Text()) {
+      in.transferTo(base64);
     }
   }
 

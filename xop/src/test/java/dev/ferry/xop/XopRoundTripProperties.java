@@ -34,6 +34,7 @@ class XopRoundTripProperties {
     w.writeNamespace("m", "urn:m");
     for (Field f : fields) {
       w.writeStartElement("m", "f", "urn:m");
+      w.writeAttribute("kind", f.text() != null ? "text" : "binary"); // the start tag still open
       if (f.text() != null) {
         w.writeCharacters(f.text());
       } else if (f.passAs() == 0) {

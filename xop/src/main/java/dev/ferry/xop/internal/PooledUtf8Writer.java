@@ -23,6 +23,7 @@ public final class PooledUtf8Writer extends Writer {
   private byte[] buf = BUFFERS.take(); // null once released
   private int count;
   private char highSurrogate; // 0: none pending
+  private boolean holdStreamFlush; // flush() drains into the stream without flushing it
 
   public PooledUtf8Writer(OutputStream out) {
     this.out = out;
@@ -114,13 +115,46 @@ public final class PooledUtf8Writer extends Writer {
     }
   }
 
-  /** Writes what is buffered and flushes the stream. */
+  /** Writes what is buffered and flushes the stream (only drains it: see {@link #writeAscii}). */
   @Override
   public void flush() throws IOException {
     if (buf != null) {
       drain();
     }
-    out.flush();
+    if (!holdStreamFlush) {
+      out.flush();
+    }
+  }
+
+  /**
+   * Whether {@link #flush} leaves the stream unflushed: for an owner that makes the StAX writer
+   * hand over its buffered characters before it writes bytes of its own ({@link #writeAscii}),
+   * which must not push a short packet out mid-message.
+   */
+  public void holdStreamFlush(boolean hold) {
+    this.holdStreamFlush = hold;
+  }
+
+  /**
+   * Writes {@code b[off, off + len)}, ASCII bytes, as they are: for text that needs neither
+   * escaping nor encoding (base64), after the StAX writer handed over its characters.
+   */
+  public void writeAscii(byte[] b, int off, int len) throws IOException {
+    Objects.checkFromIndexSize(off, len, b.length);
+    if (highSurrogate != 0) {
+      throw unpaired(highSurrogate);
+    }
+    ensureRoom();
+    while (len > 0) {
+      int n = Math.min(len, buf.length - count);
+      System.arraycopy(b, off, buf, count, n);
+      count += n;
+      off += n;
+      len -= n;
+      if (count == buf.length) {
+        drain();
+      }
+    }
   }
 
   /** Writes what is buffered, gives the buffer back and closes the stream. */
