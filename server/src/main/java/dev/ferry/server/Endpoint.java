@@ -23,4 +23,16 @@ public interface Endpoint {
   default Payload handle(Message request, HttpServletRequest http) throws Exception {
     return handle(request);
   }
+
+  /**
+   * Whether this endpoint reads the request's whole Body, through the message's own readers and
+   * so within the codec's XML limits, and refuses anything after the Body (as JAX-WS operations
+   * binding with JAXB do). The server then leaves the Body's check to it, where it would read
+   * the Body once before dispatch to check the limits and the envelope's one Body
+   * ({@link dev.ferry.soap.MessageBuffer#checkBody}) and then again in the endpoint: a whole
+   * extra parse of an inline binary. Default false.
+   */
+  default boolean readsWholeBody() {
+    return false;
+  }
 }

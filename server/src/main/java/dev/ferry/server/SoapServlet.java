@@ -209,7 +209,6 @@ public class SoapServlet extends HttpServlet {
         drain(buffer, in);
         return fault(response, out, mismatch);
       }
-      buffer.checkBody(); // every endpoint, parsing its Body or not, gets one within the limits
       return serve(request, response, type, buffer, in, out);
     } catch (DecodeException e) {
       drain(buffer, in);
@@ -267,6 +266,7 @@ public class SoapServlet extends HttpServlet {
       HttpServletRequest http = request;
       MessageGuard.Opened opened = null;
       if (guard != null) {
+        buffer.checkBody(); // within the limits before the guard parses it
         opened = guard.open(message);
         message = opened.message();
         if (opened.principal() != null) {
@@ -287,6 +287,7 @@ public class SoapServlet extends HttpServlet {
       drain(buffer, in);
       return fault(response, out, e.fault());
     } catch (DecodeException e) {
+      drain(buffer, in);
       return fault(response, out, Fault.forBadInput(version, e));
     } catch (Exception e) {
       drain(buffer, in);
@@ -317,6 +318,10 @@ public class SoapServlet extends HttpServlet {
               .collect(java.util.stream.Collectors.joining(", "))));
     }
     Endpoint endpoint = dispatcher.select(message, soapAction, opened);
+    if (endpoint == null || !endpoint.readsWholeBody()) {
+      // every endpoint, parsing its Body or not, gets one within the limits
+      message.buffer().checkBody();
+    }
     if (endpoint == null) {
       QName element = message.buffer().bodyElement();
       throw new SoapFaultException(Fault.of(version, version.senderFaultCode(),

@@ -53,7 +53,7 @@ public final class MessageBuffer implements Closeable {
   private final QName bodyElement; // null for an empty Body
   private final List<HeaderBlock> headers;
   private final XopPackage attachments; // null for a plain envelope
-  private final boolean bodyChecked; // the index read the Body through: nothing left to check
+  private volatile boolean bodyChecked; // read through, by the index or a check: nothing left
 
   private MessageBuffer(Indexer ix, XopPackage attachments) {
     this.codec = ix.codec;
@@ -165,6 +165,7 @@ public final class MessageBuffer implements Closeable {
                   + " envelope has one Body, its last child)", new Utf8Offsets(envelope)
                   .byteOffset(r.getLocationInfo().getStartingCharOffset()), "envelope");
             }
+            bodyChecked = true;
             return;
           }
         } else if (e == XMLStreamConstants.END_ELEMENT) {

@@ -90,6 +90,12 @@ final class EndpointRuntime {
       return handle(request, null);
     }
 
+    /** JAXB reads the whole Body, unless handlers (SAAJ's parser) read the message first. */
+    @Override
+    public boolean readsWholeBody() {
+      return binding.chain().isEmpty();
+    }
+
     @Override
     public Payload handle(Message request, HttpServletRequest http) throws Exception {
       MessageContextImpl context = MessageContextImpl.inbound(http, names.service(),

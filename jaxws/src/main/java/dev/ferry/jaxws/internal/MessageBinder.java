@@ -174,10 +174,30 @@ public final class MessageBinder {
         }
       }
       readChildren(r, parts, false, values, au);
+      readToEnvelopeEnd(r, wrapper != null);
       collect(parts, values);
       return values;
     } catch (XMLStreamException e) {
       throw new WebServiceException("malformed message: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Reads the rest of the Body (past the wrapper, if {@code inWrapper}, whatever follows it) and
+   * checks that the Envelope ends after it: the whole Body is read within the codec's limits,
+   * and an envelope with a second Body is refused, as the server's check of the Body would
+   * (which it leaves to endpoints that read this way: {@code Endpoint.readsWholeBody}).
+   */
+  private static void readToEnvelopeEnd(XMLStreamReader r, boolean inWrapper)
+      throws XMLStreamException {
+    if (inWrapper) {
+      for (int e = r.nextTag(); e == XMLStreamConstants.START_ELEMENT; e = r.nextTag()) {
+        skipElement(r);
+      }
+    }
+    if (r.nextTag() != XMLStreamConstants.END_ELEMENT) {
+      throw new WebServiceException("unexpected " + r.getName() + " after the Body (an"
+          + " envelope has one Body, its last child)");
     }
   }
 

@@ -50,7 +50,8 @@ public final class SoapBindingImpl implements SOAPBinding {
    * say unless a feature says otherwise; of several features of one kind, the last counts.
    *
    * @throws WebServiceException for an enabled feature Ferry does not implement (it is refused,
-   *     not ignored): any but MTOM, WS-Addressing with anonymous responses, and the guard
+   *     not ignored): any but MTOM, WS-Addressing with anonymous responses, the guard and the
+   *     server's settings
    */
   public static SoapBindingImpl of(String bindingId, boolean mtom, int thresholdBytes,
       WebServiceFeature... features) {
@@ -64,6 +65,8 @@ public final class SoapBindingImpl implements SOAPBinding {
         guard = g.guard();
       } else if (f instanceof AddressingFeature a) {
         addressing = a.isEnabled() ? supported(a) : null;
+      } else if (f instanceof dev.ferry.jaxws.ServerFeature) {
+        continue; // the endpoint's server's: taken where the endpoint is published
       } else if (f.isEnabled()) {
         throw new WebServiceException("Ferry does not implement the feature " + f.getID() + " ("
             + f.getClass().getName() + "): remove it or disable it");

@@ -97,30 +97,43 @@ public final class TypedBinding<I, O> {
 
   /** A server endpoint calling {@code handler}. */
   public Endpoint endpoint(Function<? super I, ? extends O> handler) {
-    return message -> {
-      I value;
-      try {
-        @SuppressWarnings("unchecked")
-        I v = (I) binder.read(message, null, request,
-            a -> new DataHandler(new AttachmentDataSource(a)))[0];
-        value = v;
-      } catch (WebServiceException e) {
-        throw new SoapFaultException(Fault.of(message.version(),
-            message.version().senderFaultCode(), e.getMessage()));
+    return new Endpoint() {
+      @Override
+      public boolean readsWholeBody() {
+        return true; // JAXB reads it through MessageBinder
       }
-      O out;
-      try {
-        out = handler.apply(value);
-      } catch (SoapFaultException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new SoapFaultException(faults.toFault(e, message.version(), List.of()));
+
+      @Override
+      public Payload handle(Message message) throws Exception {
+        return serve(handler, message);
       }
-      Object[] values = {out};
-      MtomPolicy reply = message.attachments() != null && message.attachments().isXop()
-          ? policy : MtomPolicy.NEVER;
-      return codec.payload(message.version(), reply, List.of(),
-          body -> binder.writeBody(body, null, response, values));
     };
+  }
+
+  private Payload serve(Function<? super I, ? extends O> handler, Message message)
+      throws IOException, SoapFaultException {
+    I value;
+    try {
+      @SuppressWarnings("unchecked")
+      I v = (I) binder.read(message, null, request,
+          a -> new DataHandler(new AttachmentDataSource(a)))[0];
+      value = v;
+    } catch (WebServiceException e) {
+      throw new SoapFaultException(Fault.of(message.version(),
+          message.version().senderFaultCode(), e.getMessage()));
+    }
+    O out;
+    try {
+      out = handler.apply(value);
+    } catch (SoapFaultException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new SoapFaultException(faults.toFault(e, message.version(), List.of()));
+    }
+    Object[] values = {out};
+    MtomPolicy reply = message.attachments() != null && message.attachments().isXop()
+        ? policy : MtomPolicy.NEVER;
+    return codec.payload(message.version(), reply, List.of(),
+        body -> binder.writeBody(body, null, response, values));
   }
 }
