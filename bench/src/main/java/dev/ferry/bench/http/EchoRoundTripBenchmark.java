@@ -28,6 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code EchoService} against CXF's JAX-WS. {@code ferry-jaxws} (Ferry's JAX-WS runtime),
  * {@code ferry-typed} (Ferry's {@code TypedOperation}), {@code cxf} and {@code metro} are the
  * typed echo: each serves the same JAX-WS implementation and calls through typed code.
+ * {@code ferry-brokered} is {@code ferry} with Ferry's broker in between, in the same JVM: the
+ * brokered rows of {@code ferry demo}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -51,7 +53,8 @@ public class EchoRoundTripBenchmark {
   @Setup(Level.Trial)
   public void start() throws Exception {
     echo = switch (stack) {
-      case "ferry" -> new FerryEcho(mtom);
+      case "ferry" -> new FerryEcho(mtom, false);
+      case "ferry-brokered" -> new FerryEcho(mtom, true);
       case "cxf" -> new CxfEcho(mtom);
       case "ferry-jaxws" -> new FerryJaxWsEcho(mtom);
       case "ferry-typed" -> new FerryTypedEcho(mtom);
