@@ -24,6 +24,8 @@ import java.util.function.LongSupplier;
  *       better than the median of the {@value #WINDOW} before them: medians, because one round
  *       can be fast or slow by chance.
  * </ul>
+ * The compile time is this JVM's: an echo service in another process (the demo's --url) is
+ * seen only through the scores.
  */
 final class Settling {
   static final int WINDOW = 3;
