@@ -20,8 +20,8 @@ import picocli.CommandLine.Spec;
 /** {@code ferry bench threshold}: the MTOM crossover on this machine, and the policy for it. */
 @Command(name = "threshold", mixinStandardHelpOptions = true,
     description = {"Measure, in this process, what one testMtom message costs to write and read"
-        + " back with its blob inline as base64 and as an MTOM attachment, for blob sizes from"
-        + " 256 B to 64 KiB; find the size from which MTOM is cheaper and print the"
+        + " back with its blob inline as base64 and as an MTOM attachment, for each of the"
+        + " --sizes; find the size from which MTOM is cheaper and print the"
         + " MtomPolicy.threshold(N) to configure.",
         "", "This is a quick estimate (a few seconds, one JVM, no network, on a machine that may"
             + " be busy). The rigorous measurement is the JMH ThresholdBenchmark in the bench"
@@ -169,8 +169,8 @@ final class BenchThreshold implements Callable<Integer> {
     }
     table.print(out);
     out.println();
-    out.println("time: " + describe(time));
-    out.println("wire: " + describe(wire));
+    out.println("time: " + time.describe());
+    out.println("wire: " + wire.describe());
     out.println();
     out.println(recommendation(time));
     out.println("(Ferry's default: MtomPolicy.DEFAULT = threshold("
@@ -185,18 +185,6 @@ final class BenchThreshold implements Callable<Integer> {
 
   private static String micros(double value) {
     return String.format(Locale.ROOT, "%.1f", value);
-  }
-
-  static String describe(Crossover c) {
-    return switch (c.kind()) {
-      case BETWEEN_SIZES -> "MTOM is cheaper from " + ByteSize.format(c.firstMtomBytes())
-          + " up, base64 at " + ByteSize.format(c.lastBase64Bytes()) + "; crossover about "
-          + c.thresholdBytes() + " bytes";
-      case MTOM_AT_ALL_SIZES -> "MTOM is cheaper at every size measured, from "
-          + ByteSize.format(c.firstMtomBytes()) + " up";
-      case BASE64_AT_LARGEST_SIZE -> "MTOM is not cheaper at the largest size measured, "
-          + ByteSize.format(c.lastBase64Bytes());
-    };
   }
 
   static String recommendation(Crossover time) {
@@ -216,7 +204,7 @@ final class BenchThreshold implements Callable<Integer> {
           .append(",\"base64\":").append(json(r.base64(), r.base64WireBytes()))
           .append(",\"mtom\":").append(json(r.mtom(), r.mtomWireBytes())).append('}');
     }
-    s.append("],\"time\":").append(json(time)).append(",\"wire\":").append(json(wire));
+    s.append("],\"time\":").append(time.toJson()).append(",\"wire\":").append(wire.toJson());
     s.append(",\"thresholdBytes\":").append(time.kind() == Crossover.Kind.BASE64_AT_LARGEST_SIZE
         ? "null" : Integer.toString(time.thresholdBytes()));
     s.append(",\"defaultThresholdBytes\":").append(MtomPolicy.DEFAULT_THRESHOLD_BYTES);
@@ -228,11 +216,5 @@ final class BenchThreshold implements Callable<Integer> {
   private static String json(LatencyStats stats, int wireBytes) {
     return "{\"calls\":" + stats.count() + ",\"p50Micros\":" + Json.num(stats.p50Micros())
         + ",\"p90Micros\":" + Json.num(stats.p90Micros()) + ",\"wireBytes\":" + wireBytes + "}";
-  }
-
-  private static String json(Crossover c) {
-    return "{\"kind\":" + Json.str(c.kind().name()) + ",\"lastBase64Bytes\":"
-        + c.lastBase64Bytes() + ",\"firstMtomBytes\":" + c.firstMtomBytes()
-        + ",\"crossoverBytes\":" + c.thresholdBytes() + "}";
   }
 }

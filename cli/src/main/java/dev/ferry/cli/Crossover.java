@@ -57,4 +57,23 @@ record Crossover(Kind kind, int lastBase64Bytes, int firstMtomBytes, int thresho
   private static double positiveLog(double ratio) {
     return Double.isFinite(ratio) ? Math.max(0, Math.log(ratio)) : 0;
   }
+
+  /** In words: where MTOM became cheaper, at which measured sizes. */
+  String describe() {
+    return switch (kind) {
+      case BETWEEN_SIZES -> "MTOM is cheaper from " + ByteSize.format(firstMtomBytes)
+          + " up, base64 at " + ByteSize.format(lastBase64Bytes) + "; crossover about "
+          + thresholdBytes + " bytes";
+      case MTOM_AT_ALL_SIZES -> "MTOM is cheaper at every size measured, from "
+          + ByteSize.format(firstMtomBytes) + " up";
+      case BASE64_AT_LARGEST_SIZE -> "MTOM is not cheaper at the largest size measured, "
+          + ByteSize.format(lastBase64Bytes);
+    };
+  }
+
+  String toJson() {
+    return "{\"kind\":" + Json.str(kind.name()) + ",\"lastBase64Bytes\":" + lastBase64Bytes
+        + ",\"firstMtomBytes\":" + firstMtomBytes + ",\"crossoverBytes\":" + thresholdBytes
+        + "}";
+  }
 }

@@ -32,6 +32,8 @@ final class LatencyChart {
   private static final int WIDTH = 1000;
   private static final int HEIGHT = 640;
   private static final double SMALLEST_ON_LOG_AXIS = 1e-9;
+  /** Light enough that two bands overlapping still show the lines through them. */
+  private static final int BAND_ALPHA = 40;
 
   private final XYChart chart;
 
@@ -65,6 +67,31 @@ final class LatencyChart {
       series.setLineStyle(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f,
           new float[] {8f, 6f}, 0f));
     }
+    return this;
+  }
+
+  /**
+   * Adds a shaded band from {@code low[i]} to {@code high[i]} at {@code sizes[i]} (sizes
+   * ascending), such as the p10-p90 range around a series' p50 line: drawn in a light tint of
+   * {@code colour}, without a legend entry of its own.
+   */
+  LatencyChart addBand(String name, Color colour, double[] sizes, double[] low, double[] high) {
+    int n = sizes.length;
+    // XChart fills a polygon: along the top edge to the right, then back along the bottom.
+    double[] x = new double[2 * n];
+    double[] y = new double[2 * n];
+    for (int i = 0; i < n; i++) {
+      x[i] = sizes[i];
+      y[i] = Math.max(high[i], SMALLEST_ON_LOG_AXIS);
+      x[2 * n - 1 - i] = sizes[i];
+      y[2 * n - 1 - i] = Math.max(low[i], SMALLEST_ON_LOG_AXIS);
+    }
+    XYSeries band = chart.addSeries(name, x, y);
+    band.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.PolygonArea);
+    band.setFillColor(new Color(colour.getRed(), colour.getGreen(), colour.getBlue(), BAND_ALPHA));
+    band.setLineColor(new Color(0, 0, 0, 0));
+    band.setMarker(SeriesMarkers.NONE);
+    band.setShowInLegend(false);
     return this;
   }
 

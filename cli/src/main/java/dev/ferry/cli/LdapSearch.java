@@ -84,8 +84,9 @@ final class LdapSearch implements Callable<Integer> {
   boolean typesOnly;
 
   @Option(names = "--timeout", defaultValue = "30s", paramLabel = "DURATION",
+      converter = DurationText.Converter.class,
       description = "Connect and response timeout, such as 10s or 1m. Default: ${DEFAULT-VALUE}.")
-  String timeout;
+  Duration timeout;
 
   @Parameters(index = "0", defaultValue = "(objectClass=*)", paramLabel = "FILTER",
       description = "RFC 4515 filter. Default: ${DEFAULT-VALUE}.")
@@ -99,7 +100,7 @@ final class LdapSearch implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     SearchRequest request = request();
-    LdapOptions options = LdapOptions.builder().timeout(duration()).build();
+    LdapOptions options = LdapOptions.builder().timeout(timeout).build();
     OutputStream stdout = new WriterStream(spec.commandLine().getOut());
     try (LdapConnection c = connect(options); LdifWriter ldif = LdifWriter.of(stdout)) {
       if (startTls) {
@@ -195,14 +196,6 @@ final class LdapSearch implements Callable<Integer> {
       throw usage("--bind-dn needs --password or --password-env");
     }
     return password;
-  }
-
-  private Duration duration() {
-    try {
-      return Duration.parse("PT" + timeout.toUpperCase(java.util.Locale.ROOT));
-    } catch (java.time.format.DateTimeParseException e) {
-      throw usage("--timeout: not a duration such as 10s or 1m: " + timeout);
-    }
   }
 
   private ParameterException usage(String message) {

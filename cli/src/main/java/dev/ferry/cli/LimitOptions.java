@@ -12,16 +12,18 @@ import picocli.CommandLine.Option;
  * what lets a large blob travel without MTOM. Attachments are spooled and need no limit here.
  */
 final class LimitOptions {
+  /** The library's default, {@link XopLimits#DEFAULT_MAX_ROOT_BYTES}, as the option takes it. */
+  static final String DEFAULT_MAX_ROOT = "64M";
+
   @Option(names = "--max-root", paramLabel = "SIZE", converter = ByteSize.Converter.class,
+      defaultValue = DEFAULT_MAX_ROOT,
       description = "Largest envelope (root part) to accept, inline base64 included; MTOM"
-          + " attachments do not count. Default: 16M.")
-  Integer maxRootBytes;
+          + " attachments do not count. Default: ${DEFAULT-VALUE}.")
+  int maxRootBytes;
 
   /** A codec with these limits, and at least {@code minimumRootBytes} for the envelope. */
   SoapCodec codec(int minimumRootBytes) {
-    int root = Math.max(minimumRootBytes, maxRootBytes != null ? maxRootBytes
-        : XopLimits.DEFAULT_MAX_ROOT_BYTES);
-    return codecWithRoot(root);
+    return codecWithRoot(Math.max(minimumRootBytes, maxRootBytes));
   }
 
   SoapCodec codec() {

@@ -70,8 +70,7 @@ final class TlsListenOptions {
     }
     TlsSettings.Builder b = TlsSettings.builder().identity(keyStore != null
         ? KeyMaterial.keyStore(keyStore, password) : KeyMaterial.pem(cert, key, password));
-    ClientAuth mode = clientAuth != null ? clientAuth
-        : clientCa != null ? ClientAuth.REQUIRED : ClientAuth.NONE;
+    ClientAuth mode = clientAuthMode();
     if (mode != ClientAuth.NONE && clientCa == null) {
       throw usage(spec, "--client-auth " + mode + " needs --client-ca");
     }
@@ -103,5 +102,11 @@ final class TlsListenOptions {
 
   private static ParameterException usage(CommandSpec spec, String message) {
     return new ParameterException(spec.commandLine(), message);
+  }
+
+  /** The --client-auth given, else as its help says: REQUIRED with --client-ca, NONE without. */
+  ClientAuth clientAuthMode() {
+    return clientAuth != null ? clientAuth
+        : clientCa != null ? ClientAuth.REQUIRED : ClientAuth.NONE;
   }
 }

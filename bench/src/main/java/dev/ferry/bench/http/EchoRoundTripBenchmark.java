@@ -30,6 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * typed echo: each serves the same JAX-WS implementation and calls through typed code.
  * {@code ferry-war} and {@code cxf-war} are that typed echo as a web application in Tomcat 11:
  * Ferry's servlet initializer with a {@code sun-jaxws.xml}, and CXF's servlet.
+ * {@code ferry-brokered} is {@code ferry} with Ferry's broker in between, in the same JVM: the
+ * brokered rows of {@code ferry demo}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -53,7 +55,8 @@ public class EchoRoundTripBenchmark {
   @Setup(Level.Trial)
   public void start() throws Exception {
     echo = switch (stack) {
-      case "ferry" -> new FerryEcho(mtom);
+      case "ferry" -> new FerryEcho(mtom, false);
+      case "ferry-brokered" -> new FerryEcho(mtom, true);
       case "cxf" -> new CxfEcho(mtom);
       case "ferry-jaxws" -> new FerryJaxWsEcho(mtom);
       case "ferry-typed" -> new FerryTypedEcho(mtom);

@@ -1,5 +1,7 @@
 package dev.ferry.bench.http;
 
+import dev.ferry.broker.Broker;
+import dev.ferry.broker.Routes;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
 import dev.ferry.client.SoapResponse;
@@ -14,23 +16,31 @@ import dev.ferry.xop.XopLimits;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
+import java.util.List;
 
-/** Ferry's echo server and client for the round-trip benchmarks, with its defaults. */
+/**
+ * Ferry's echo server and client for the round-trip benchmarks, with its defaults; brokered, a
+ * Ferry broker in the same JVM between them, as {@code ferry demo} runs them.
+ */
 final class FerryEcho implements EchoStack {
   /** 12 MiB as base64 is 16 MiB of envelope, the default root limit: raised for the bench. */
   private final SoapCodec codec = SoapCodec.create(SoapLimits.builder().xop(XopLimits.builder()
       .maxRootBytes(64 << 20).build()).build(), XopCodec.builder());
   private final SoapServer server;
+  private final Broker broker;
   private final SoapClient client;
   private final URI uri;
   private final MtomPolicy policy;
 
-  FerryEcho(boolean mtom) throws IOException {
+  FerryEcho(boolean mtom, boolean brokered) throws IOException {
     AccessLog.quiet();
     server = SoapServer.builder().codec(codec).endpoint("/echo", EchoService.dispatcher())
         .build().start();
+    broker = brokered ? Broker.builder().host("127.0.0.1").port(0).codec(codec)
+        .routes(Routes.of(List.of(new Routes.Route("/echo", null, server.uri("/echo"), null))))
+        .build().start() : null;
     client = SoapClient.builder().codec(codec).build();
-    uri = server.uri("/echo");
+    uri = brokered ? broker.uri("/echo") : server.uri("/echo");
     // "MTOM on" attaches every blob, as CXF's mtom-enabled does (its threshold is 0), so the
     // two stacks send the same packages and the on/off pair shows where MTOM starts to pay
     policy = mtom ? MtomPolicy.ALWAYS : MtomPolicy.NEVER;
@@ -47,6 +57,9 @@ final class FerryEcho implements EchoStack {
   @Override
   public void close() throws IOException {
     client.close();
+    if (broker != null) {
+      broker.close();
+    }
     server.close();
   }
 }
