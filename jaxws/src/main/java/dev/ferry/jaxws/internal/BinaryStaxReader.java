@@ -39,8 +39,10 @@ final class BinaryStaxReader extends StreamReaderDelegate implements XMLStreamRe
     }
   }
 
+  /** The text read ahead: whole while it fits in one piece, else in pieces, joined once. */
   private char[] text = new char[256];
   private int length;
+  private final java.util.List<char[]> pieces = new java.util.ArrayList<>();
   private boolean onText; // on one text event made of the parent's consecutive ones
 
   BinaryStaxReader(XMLStreamReader parent) {
@@ -63,11 +65,13 @@ final class BinaryStaxReader extends StreamReaderDelegate implements XMLStreamRe
       return e;
     }
     length = 0;
+    pieces.clear();
     for (; isText(e) || e == COMMENT || e == PROCESSING_INSTRUCTION; e = getParent().next()) {
       if (isText(e)) {
         append(getParent());
       }
     }
+    join();
     onText = true;
     return CHARACTERS;
   }
@@ -76,13 +80,37 @@ final class BinaryStaxReader extends StreamReaderDelegate implements XMLStreamRe
     return e == CHARACTERS || e == CDATA || e == SPACE;
   }
 
+  /**
+   * Keeps the parent's text: into {@link #text} while it fits, else as a piece of its own (a
+   * long text arrives in many events; growing one array for it would copy it about twice).
+   */
   private void append(XMLStreamReader r) {
     int n = r.getTextLength();
-    if (length + n > text.length) {
-      text = java.util.Arrays.copyOf(text, Math.max(length + n, text.length * 2));
+    if (pieces.isEmpty() && length + n <= text.length) {
+      System.arraycopy(r.getTextCharacters(), r.getTextStart(), text, length, n);
+    } else {
+      if (pieces.isEmpty()) {
+        pieces.add(java.util.Arrays.copyOf(text, length));
+      }
+      pieces.add(java.util.Arrays.copyOfRange(r.getTextCharacters(), r.getTextStart(),
+          r.getTextStart() + n));
     }
-    System.arraycopy(r.getTextCharacters(), r.getTextStart(), text, length, n);
     length += n;
+  }
+
+  /** Joins the pieces, if any, into {@link #text}: one copy of a long text. */
+  private void join() {
+    if (pieces.isEmpty()) {
+      return;
+    }
+    char[] whole = length <= text.length ? text : new char[length];
+    int at = 0;
+    for (char[] p : pieces) {
+      System.arraycopy(p, 0, whole, at, p.length);
+      at += p.length;
+    }
+    text = whole;
+    pieces.clear();
   }
 
   @Override
