@@ -32,9 +32,10 @@ import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 
 /**
- * An in-memory LDAPv3 directory server: entries loaded from LDIF when it starts, kept encoded so
- * that a search writes them without encoding anything again, served to clients (a thread per
- * connection, up to {@code LdapServerLimits.maxConnections}) through Ferry's codec.
+ * An LDAPv3 directory server: entries loaded from LDIF when it starts, in memory or in a durable
+ * store ({@link Builder#storage(Path)}), kept encoded so that a search writes them without
+ * encoding anything again, served to clients (a thread per connection, up to {@code
+ * LdapServerLimits.maxConnections}) through Ferry's codec.
  *
  * <pre>{@code
  * try (LdapServer server = LdapServer.builder()
