@@ -1,7 +1,8 @@
-/** An in-memory LDAP directory server on Ferry's codec, with a JUnit 5 extension. */
+/** An LDAP directory server, in memory or durable, on Ferry's codec, with a JUnit 5 extension. */
 module dev.ferry.ldap.server {
   requires transitive dev.ferry.ldap;
   requires static org.junit.jupiter.api;
+  requires lmdbjava;
 
   exports dev.ferry.ldap.server;
 }

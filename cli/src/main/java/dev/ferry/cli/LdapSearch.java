@@ -18,8 +18,6 @@ import dev.ferry.ldap.SearchResults;
 import dev.ferry.ldap.SearchScope;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -200,35 +198,5 @@ final class LdapSearch implements Callable<Integer> {
 
   private ParameterException usage(String message) {
     return new ParameterException(spec.commandLine(), message);
-  }
-
-  /** Writes the LDIF bytes to the command's writer (UTF-8 text either way). */
-  private static final class WriterStream extends OutputStream {
-    private final PrintWriter out;
-    private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
-
-    WriterStream(PrintWriter out) {
-      this.out = out;
-    }
-
-    @Override
-    public void write(int b) {
-      line.write(b);
-      if (b == '\n') {
-        flush();
-      }
-    }
-
-    @Override
-    public void flush() {
-      out.print(line.toString(StandardCharsets.UTF_8));
-      out.flush();
-      line.reset();
-    }
-
-    @Override
-    public void close() {
-      flush();
-    }
   }
 }

@@ -1,9 +1,7 @@
 package dev.ferry.cli;
 
 import dev.ferry.ldap.server.AccessRules;
-import dev.ferry.ldap.server.IndexType;
 import dev.ferry.ldap.server.LdapServer;
-import dev.ferry.ldap.server.Schema;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -13,15 +11,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code ferry ldap serve}: Ferry's in-memory LDAP server, until interrupted. */
+/** {@code ferry ldap serve}: Ferry's LDAP server, until interrupted. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-    description = {"Serve an in-memory LDAP directory loaded from LDIF files until interrupted"
-        + " with Ctrl-C. Changes clients make are kept in memory only.",
+    description = {"Serve an LDAP directory until interrupted with Ctrl-C: in memory, loaded"
+        + " from LDIF files (changes clients make are lost when it stops), or with --data DIR"
+        + " kept on disk in LMDB (a change is answered once it is on disk; the LDIF files, if"
+        + " any, are loaded only into an empty store).",
         "", "Who may do what, without --access: clients that have not bound read every entry"
         + " but never a password (userPassword); bound users read the same and may change"
         + " their own password (ldappasswd, or a modify of their userPassword) and nothing"
@@ -41,6 +42,8 @@ import picocli.CommandLine.Spec;
         "      --root-dn cn=admin,dc=example,dc=com --root-password secret",
         "  ferry ldap serve --ldif data.ldif --access rules.txt --read-only",
         "  ferry ldap serve --ldif data.ldif --index uid=eq --index cn=eq,sub,pres",
+        "  ferry ldap serve --data /var/lib/ferry-ldap --suffix dc=example,dc=com \\",
+        "      --root-dn cn=admin,dc=example,dc=com --root-password secret --index uid=eq",
         "  ferry ldap serve --ldif data.ldif --schema /etc/ldap/schema/core.schema \\",
         "      --schema /etc/ldap/schema/cosine.schema \\",
         "      --schema /etc/ldap/schema/inetorgperson.schema",
@@ -48,8 +51,11 @@ import picocli.CommandLine.Spec;
 final class LdapServe implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--ldif", paramLabel = "FILE", required = true,
-      description = "LDIF to load at start (repeat for more, loaded in order).")
+  @Mixin LdapDirectoryOptions directory;
+
+  @Option(names = "--ldif", paramLabel = "FILE",
+      description = "LDIF to load at start (repeat for more, loaded in order); with --data,"
+          + " only into an empty store.")
   List<Path> ldif = new ArrayList<>();
 
   @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
@@ -59,22 +65,6 @@ final class LdapServe implements Callable<Integer> {
   @Option(names = {"-p", "--port"}, defaultValue = "1389", paramLabel = "PORT",
       description = "Port (0: any free one). Default: ${DEFAULT-VALUE}.")
   int port;
-
-  @Option(names = "--suffix", paramLabel = "DN",
-      description = "A naming context (repeat for more). Default: the top entries of the LDIF.")
-  List<String> suffixes = new ArrayList<>();
-
-  @Option(names = "--root-dn", paramLabel = "DN",
-      description = "A DN that binds with --root-password and may do everything.")
-  String rootDn;
-
-  @Option(names = "--root-password", paramLabel = "PASSWORD",
-      description = "The root DN's password.")
-  String rootPassword;
-
-  @Option(names = "--schema", paramLabel = "FILE",
-      description = "Check adds and modifies against these schema files (repeat), or 'standard'.")
-  List<String> schema = new ArrayList<>();
 
   @Option(names = "--no-anonymous-read", negatable = true, defaultValue = "true",
       description = "Without --access: let clients that have not bound read the directory"
@@ -87,12 +77,6 @@ final class LdapServe implements Callable<Integer> {
           + " grants is allowed; the root DN may do everything.")
   Path access;
 
-  @Option(names = "--index", paramLabel = "ATTRIBUTE=KINDS",
-      description = "Index an attribute, as slapd's olcDbIndex (repeat for more): KINDS is a"
-          + " comma-separated list of eq, pres, sub, ord; for example uid=eq or cn=eq,sub."
-          + " Anonymous searches no index narrows are refused past 10,000 entries.")
-  List<String> indexes = new ArrayList<>();
-
   @Option(names = "--read-only",
       description = "Refuse every change clients ask for, the root DN's too.")
   boolean readOnly;
@@ -100,29 +84,19 @@ final class LdapServe implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     check();
-    LdapServer.Builder b = LdapServer.builder().address(InetAddress.getByName(host)).port(port)
-        .access(rules()).readOnly(readOnly);
-    for (String s : suffixes) {
-      b.suffix(s);
-    }
-    if (rootDn != null) {
-      b.rootDn(rootDn, rootPassword);
-    }
-    if (!schema.isEmpty()) {
-      b.schema(schema());
-    }
+    LdapServer.Builder b = directory.builder(spec).address(InetAddress.getByName(host))
+        .port(port).access(rules()).readOnly(readOnly);
     for (Path f : ldif) {
       b.ldif(f);
-    }
-    for (String index : indexes) {
-      index(b, index);
     }
     try (LdapServer server = b.start()) {
       PrintWriter out = spec.commandLine().getOut();
       out.println("LDAP server at " + server.url() + " (" + server.entryCount() + " entries"
-          + (schema.isEmpty() ? "" : ", schema checked") + (rootDn == null ? ""
-          : ", root DN " + rootDn) + (access == null ? ", default access" : ", access from "
-          + access) + (readOnly ? ", read-only" : "") + ")");
+          + (directory.data == null ? " in memory" : " kept in " + directory.data)
+          + (directory.schema.isEmpty() ? "" : ", schema checked")
+          + (directory.rootDn == null ? "" : ", root DN " + directory.rootDn)
+          + (access == null ? ", default access" : ", access from " + access)
+          + (readOnly ? ", read-only" : "") + ")");
       out.println("Ctrl-C stops it.");
       out.flush();
       ServeCommand.RunUntilStopped.run(server);
@@ -148,44 +122,12 @@ final class LdapServe implements Callable<Integer> {
         .allowBoundUsers("", AccessRules.Level.READ).build();
   }
 
-  private void index(LdapServer.Builder b, String option) {
-    int eq = option.indexOf('=');
-    if (eq < 1 || eq == option.length() - 1) {
-      throw new ParameterException(spec.commandLine(), "--index " + option
-          + " (expected: ATTRIBUTE=KINDS, such as uid=eq or cn=eq,sub)");
-    }
-    List<IndexType> kinds = new ArrayList<>();
-    for (String kind : option.substring(eq + 1).split(",")) {
-      kinds.add(switch (kind.strip()) {
-        case "eq" -> IndexType.EQUALITY;
-        case "pres" -> IndexType.PRESENCE;
-        case "sub" -> IndexType.SUBSTRING;
-        case "ord" -> IndexType.ORDERING;
-        default -> throw new ParameterException(spec.commandLine(), "--index " + option
-            + ": '" + kind + "' (expected: eq, pres, sub or ord)");
-      });
-    }
-    b.index(option.substring(0, eq).strip(), kinds.toArray(IndexType[]::new));
-  }
-
-  private Schema schema() throws IOException {
-    if (schema.equals(List.of("standard"))) {
-      return Schema.standard();
-    }
-    Schema.Builder s = Schema.builder();
-    for (String f : schema) {
-      s.load(Path.of(f));
-    }
-    return s.build();
-  }
-
   private void check() {
     if (port < 0 || port > 65535) {
       throw new ParameterException(spec.commandLine(), "--port must be 0 to 65535: " + port);
     }
-    if ((rootDn == null) != (rootPassword == null)) {
-      throw new ParameterException(spec.commandLine(),
-          "--root-dn and --root-password go together");
+    if (ldif.isEmpty() && directory.data == null) {
+      throw new ParameterException(spec.commandLine(), "--ldif or --data: what to serve");
     }
     for (Path f : ldif) {
       if (!Files.isRegularFile(f)) {

@@ -80,6 +80,51 @@ class LdapCliTest {
   }
 
   @Test
+  void aDirectoryKeptOnDiskIsImportedServedChangedAndExported() throws Exception {
+    Path ldifFile = Files.writeString(dir.resolve("data.ldif"), LDIF + peopleLdif(30));
+    Path store = dir.resolve("store");
+    String[] shape = {"--data", store.toString(), "--suffix", "dc=example,dc=com",
+        "--index", "uid=eq", "--index", "cn=sub"};
+    Result imported = ferry(concat(new String[] {"ldap", "import", ldifFile.toString()},
+        shape));
+    assertThat(imported.exit()).as(imported.err()).isZero();
+    assertThat(imported.out()).contains("imported 33 records");
+    String[] serveArgs = concat(new String[] {"ldap", "serve", "--port", "0", "--root-dn",
+        "cn=admin,dc=example,dc=com", "--root-password", "pw"}, shape);
+    try (RunningFerry serve = new RunningFerry(serveArgs)) {
+      String url = serve.awaitUrl("LDAP server at ");
+      assertThat(serve.out()).contains("33 entries kept in " + store);
+      try (LdapConnection c = LdapConnection.connect(URI.create(url).getHost(),
+          URI.create(url).getPort())) {
+        c.bind("cn=admin,dc=example,dc=com", "pw");
+        c.modify("uid=bjensen,ou=people,dc=example,dc=com", List.of(new Modification(
+            Modification.Type.REPLACE, Attribute.of("mail", "babs@example.com"))));
+      }
+      Result exported = ferry("ldap", "export", "--data", store.toString()); // beside it
+      assertThat(exported.exit()).as(exported.err()).isZero();
+      assertThat(ldif(exported.out())).hasSize(33);
+      assertThat(exported.out()).contains("mail: babs@example.com").contains("entryUUID: ");
+      assertThat(serve.stop()).isZero();
+    }
+    try (RunningFerry serve = new RunningFerry(serveArgs)) { // what was changed is kept
+      String url = serve.awaitUrl("LDAP server at ");
+      Result r = ferry("ldap", "search", "--url", url, "--base", "dc=example,dc=com",
+          "(uid=bjensen)", "mail");
+      assertThat(r.out()).contains("mail: babs@example.com");
+      assertThat(serve.stop()).isZero();
+    }
+    Result again = ferry(concat(new String[] {"ldap", "import", ldifFile.toString()}, shape));
+    assertThat(again.exit()).isEqualTo(1);
+    assertThat(again.err()).contains("LDIF record dc=example,dc=com: entryAlreadyExists");
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  @Test
   void errorsAreNamedWithTheirExitCodes() throws Exception {
     Path data = Files.writeString(dir.resolve("data.ldif"), LDIF);
     try (RunningFerry serve = new RunningFerry("ldap", "serve", "--ldif", data.toString(),

@@ -1,5 +1,7 @@
 package dev.ferry.ldap.server;
 
+import java.nio.ByteBuffer;
+
 /**
  * The tag and definite length of a BER element (X.690 8.1.2, 8.1.3 with minimal lengths, as
  * {@link dev.ferry.asn1.BerWriter} writes them). Only this is written here: stored entries are
@@ -35,23 +37,28 @@ final class BerHeaders {
     return p;
   }
 
-  /** Returns the content length of the element whose header starts at {@code a[p]}. */
-  static int length(byte[] a, int p) {
-    int l = a[p + 1];
+  /** Returns the content length of the element whose header starts at {@code b.get(p)}. */
+  static int length(ByteBuffer b, int p) {
+    int l = b.get(p + 1);
     if (l >= 0) {
       return l;
     }
     int n = l & 0x7f;
     int length = 0;
     for (int i = 0; i < n; i++) {
-      length = length << 8 | (a[p + 2 + i] & 0xff);
+      length = length << 8 | (b.get(p + 2 + i) & 0xff);
     }
     return length;
   }
 
-  /** Returns the size of the header that starts at {@code a[p]}. */
-  static int headerSize(byte[] a, int p) {
-    int l = a[p + 1];
+  /** Returns the size of the header that starts at {@code b.get(p)}. */
+  static int headerSize(ByteBuffer b, int p) {
+    int l = b.get(p + 1);
     return l >= 0 ? 2 : 2 + (l & 0x7f);
+  }
+
+  /** Returns the position after the element whose header starts at {@code b.get(p)}. */
+  static int end(ByteBuffer b, int p) {
+    return p + headerSize(b, p) + length(b, p);
   }
 }

@@ -1,5 +1,6 @@
 package dev.ferry.ldap.server;
 
+import dev.ferry.bytes.ByteString;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -7,7 +8,6 @@ import java.util.List;
 import java.util.NavigableSet;
 import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
-import java.util.function.IntSupplier;
 
 /**
  * The keys of the entries a filter may be TRUE for, as its indexes say: a superset of the
@@ -44,21 +44,38 @@ abstract class Candidates {
     }
   };
 
-  static Candidates of(Posting p) {
-    return p == null ? NONE : sorted(p.keys(), p::size);
+  /** The keys posted under {@code indexKey}, as {@code read} sees them. */
+  static Candidates of(Store.Read read, ByteString indexKey) {
+    return new Candidates() {
+      private long size = -1;
+
+      @Override
+      long estimate() {
+        if (size < 0) {
+          size = read.postingSize(indexKey);
+        }
+        return size;
+      }
+
+      @Override
+      boolean contains(String key) {
+        return read.isPosted(indexKey, key);
+      }
+
+      @Override
+      Iterator<String> iterator(String from, boolean inclusive, String end) {
+        return read.posting(indexKey, from, inclusive, end);
+      }
+    };
   }
 
   /** The keys of a set made for one search (an ordering range gathered). */
   static Candidates of(NavigableSet<String> keys) {
     int size = keys.size();
-    return sorted(keys, () -> size);
-  }
-
-  private static Candidates sorted(NavigableSet<String> keys, IntSupplier size) {
     return new Candidates() {
       @Override
       long estimate() {
-        return size.getAsInt();
+        return size;
       }
 
       @Override

@@ -396,8 +396,7 @@ final class Connection {
   }
 
   void writeEntry(int id, StoredEntry e, Selection selection, boolean typesOnly,
-      boolean secrets) throws IOException {
-    boolean children = selection.hasSubordinates && dsa.directory.hasChildren(e);
+      boolean children, boolean secrets) throws IOException {
     out.lock.lock();
     try {
       EntryWriter.write(out, id, e, selection, typesOnly, children, secrets);

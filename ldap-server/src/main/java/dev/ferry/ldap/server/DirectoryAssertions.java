@@ -3,6 +3,7 @@ package dev.ferry.ldap.server;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.ldap.Dn;
 import dev.ferry.ldap.Filter;
+import dev.ferry.ldap.LdifRecord;
 import dev.ferry.ldap.SearchScope;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,7 @@ public final class DirectoryAssertions {
 
   /** Asserts that an entry named {@code dn} exists. */
   public static void assertEntryExists(LdapServer server, String dn) {
-    if (server.stored(dn) == null) {
+    if (server.entry(dn) == null) {
       throw new AssertionError("expected an entry " + dn + ", found none (nearest: "
           + nearest(server, dn) + ")");
     }
@@ -34,9 +35,9 @@ public final class DirectoryAssertions {
 
   /** Asserts that no entry named {@code dn} exists. */
   public static void assertEntryMissing(LdapServer server, String dn) {
-    StoredEntry e = server.stored(dn);
+    LdifRecord.Entry e = server.entry(dn);
     if (e != null) {
-      throw new AssertionError("expected no entry " + dn + ", found " + e.dnText);
+      throw new AssertionError("expected no entry " + dn + ", found " + e.dn());
     }
   }
 
@@ -46,13 +47,17 @@ public final class DirectoryAssertions {
    */
   public static void assertAttributeValues(LdapServer server, String dn, String attribute,
       String... expected) {
-    StoredEntry e = existing(server, dn);
+    assertEntryExists(server, dn);
     Dsa dsa = server.dsa();
     AttributeType t = dsa.schema.type(StoredAttribute.typeName(attribute));
     List<ByteString> actual = new ArrayList<>();
-    for (StoredAttribute a : e.attributes) {
-      if (a.type.isA(t) && a.hasOptions(StoredAttribute.options(attribute))) {
-        actual.addAll(a.valueList());
+    try (Directory.View v = dsa.directory.read()) {
+      StoredEntry e = v.get(Dn.parse(dn));
+      for (int i = 0; i < e.attributeCount(); i++) {
+        StoredAttribute a = e.type(i).isA(t) ? e.attribute(i) : null;
+        if (a != null && a.hasOptions(StoredAttribute.options(attribute))) {
+          actual.addAll(a.valueList());
+        }
       }
     }
     List<Object> left = keys(dsa, t, actual);
@@ -68,12 +73,15 @@ public final class DirectoryAssertions {
 
   /** Asserts that the entry matches an RFC 4515 filter. */
   public static void assertEntryMatches(LdapServer server, String dn, String filter) {
-    StoredEntry e = existing(server, dn);
+    assertEntryExists(server, dn);
     Dsa dsa = server.dsa();
-    FilterMatcher m = new FilterMatcher(dsa.schema, dsa.directory, dsa.factory.isChecking());
-    if (!m.matches(Filter.parse(filter), e, true)) {
-      throw new AssertionError("expected " + dn + " to match " + filter + ", it does not: "
-          + e.userAttributes());
+    try (Directory.View v = dsa.directory.read()) {
+      StoredEntry e = v.get(Dn.parse(dn));
+      FilterMatcher m = new FilterMatcher(dsa.schema, v, dsa.factory.isChecking());
+      if (!m.matches(Filter.parse(filter), e, true)) {
+        throw new AssertionError("expected " + dn + " to match " + filter + ", it does not: "
+            + e.userAttributes());
+      }
     }
   }
 
@@ -81,30 +89,29 @@ public final class DirectoryAssertions {
   public static void assertSearchCount(LdapServer server, String base, SearchScope scope,
       String filter, int expected) {
     Dsa dsa = server.dsa();
-    FilterMatcher m = new FilterMatcher(dsa.schema, dsa.directory, dsa.factory.isChecking());
     Filter f = Filter.parse(filter);
     List<String> found = new ArrayList<>();
     String key = base.isEmpty() ? "" : dsa.schema.normalize(Dn.parse(base));
-    dsa.directory.scan(key, scope, null, e -> {
-      if (m.matches(f, e, true)) {
-        found.add(e.dnText);
-      }
-      return true;
-    });
+    try (Directory.View v = dsa.directory.read()) {
+      FilterMatcher m = new FilterMatcher(dsa.schema, v, dsa.factory.isChecking());
+      v.scan(key, scope, null, e -> {
+        if (m.matches(f, e, true)) {
+          found.add(e.dnText());
+        }
+        return true;
+      });
+    }
     if (found.size() != expected) {
       throw new AssertionError("expected " + expected + " entries for " + filter + " in "
           + base + " (" + scope + "), found " + found.size() + ": " + found);
     }
   }
 
-  private static StoredEntry existing(LdapServer server, String dn) {
-    assertEntryExists(server, dn);
-    return server.stored(dn);
-  }
-
   private static String nearest(LdapServer server, String dn) {
-    String matched = server.dsa().directory.matchedDn(Dn.parse(dn), e -> true);
-    return matched.isEmpty() ? "no ancestor either" : matched;
+    try (Directory.View v = server.dsa().directory.read()) {
+      String matched = v.matchedDn(Dn.parse(dn), e -> true);
+      return matched.isEmpty() ? "no ancestor either" : matched;
+    }
   }
 
   private static List<Object> keys(Dsa dsa, AttributeType t, List<ByteString> values) {

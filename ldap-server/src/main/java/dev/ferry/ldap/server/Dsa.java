@@ -42,7 +42,7 @@ final class Dsa {
   Dsa(Schema schema, boolean checking, LdapServerLimits limits, List<Dn> suffixes,
       String rootDn, ByteString rootPassword, AccessRules rules, SSLContext tls,
       Function<X509Certificate, String> certificateMapper, Clock clock,
-      PasswordScheme passwordScheme, boolean readOnly, Indexes indexes) {
+      PasswordScheme passwordScheme, boolean readOnly, Indexes indexes, Store store) {
     this.readOnly = readOnly;
     this.passwords = new Passwords(passwordScheme);
     this.schema = schema;
@@ -50,7 +50,7 @@ final class Dsa {
     this.anonymousLimits = limits.requestLimits(false);
     this.boundLimits = limits.requestLimits(true);
     this.suffixes = List.copyOf(suffixes);
-    this.directory = new Directory(schema, suffixes, indexes);
+    this.directory = new Directory(schema, suffixes, indexes, store);
     this.factory = new EntryFactory(schema, checking ? new SchemaChecker(schema) : null, clock,
         passwords);
     this.updates = new Updates(directory, factory, limits.maxEntries());
@@ -83,8 +83,10 @@ final class Dsa {
   StoredEntry rootDse() {
     List<String> contexts = new ArrayList<>();
     if (suffixes.isEmpty()) {
-      for (StoredEntry e : directory.roots()) {
-        contexts.add(e.dnText);
+      try (Directory.View v = directory.read()) {
+        for (StoredEntry e : v.roots()) {
+          contexts.add(e.dnText());
+        }
       }
     } else {
       for (Dn s : suffixes) {

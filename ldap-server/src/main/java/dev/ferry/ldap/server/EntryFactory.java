@@ -210,9 +210,9 @@ final class EntryFactory {
       throws OperationException {
     checkRdn(dn, drafts);
     Map<String, List<ByteString>> ops = new LinkedHashMap<>();
-    for (int i = old.userCount; i < old.attributes.length; i++) {
-      StoredAttribute a = old.attributes[i];
-      ops.put(a.description, a.valueList());
+    for (int i = old.userCount; i < old.attributeCount(); i++) {
+      StoredAttribute a = old.attribute(i);
+      ops.put(a.description(), a.valueList());
     }
     ops.put("modifiersName", List.of(ByteString.encodeUtf8(modifier)));
     ops.put("modifyTimestamp", List.of(ByteString.encodeUtf8(TIME.format(clock.instant()))));
@@ -223,10 +223,11 @@ final class EntryFactory {
   Map<String, Draft> drafts(StoredEntry e) {
     Map<String, Draft> drafts = new LinkedHashMap<>();
     for (int i = 0; i < e.userCount; i++) {
-      StoredAttribute a = e.attributes[i];
-      Draft d = new Draft(a.type, a.description);
-      for (int j = 0; j < a.values.length; j++) {
-        d.add(a.values[j], a.keys[j]);
+      StoredAttribute a = e.attribute(i);
+      Draft d = new Draft(a.type, a.description());
+      ByteString[] values = a.values();
+      for (int j = 0; j < values.length; j++) {
+        d.add(values[j], a.key(j));
       }
       drafts.put(d.id(), d);
     }

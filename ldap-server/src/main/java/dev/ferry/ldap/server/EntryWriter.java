@@ -50,14 +50,15 @@ final class EntryWriter {
         && (!secrets || e.publicCount == e.userCount)) {
       out.header(0x30, 2 + Outbound.integerOctets(id) + e.userEnd);
       out.messageId(id);
-      out.put(e.pdu, 0, e.userEnd);
+      e.writeTo(out, 0, e.userEnd);
       return;
     }
     byte[] hasSubs = !selection.hasSubordinates ? null : typesOnly ? HAS_SUBORDINATES_TYPE
         : hasChildren ? HAS_SUBORDINATES_TRUE : HAS_SUBORDINATES_FALSE;
     long list = hasSubs == null ? 0 : hasSubs.length;
-    for (StoredAttribute a : e.attributes) {
-      if (selection.selects(a, secrets)) {
+    for (int i = 0; i < e.attributeCount(); i++) {
+      StoredAttribute a = selection.selects(e, i, secrets);
+      if (a != null) {
         list += typesOnly ? BerHeaders.element(a.descEnd - a.descStart + 2L) : a.end - a.start;
       }
     }
@@ -65,19 +66,20 @@ final class EntryWriter {
     out.header(0x30, 2 + Outbound.integerOctets(id) + BerHeaders.element(op));
     out.messageId(id);
     out.header(StoredEntry.SEARCH_RESULT_ENTRY, op);
-    out.put(e.pdu, e.dnStart, e.dnEnd - e.dnStart);
+    e.writeTo(out, e.dnStart, e.dnEnd - e.dnStart);
     out.header(0x30, list);
-    for (StoredAttribute a : e.attributes) {
-      if (!selection.selects(a, secrets)) {
+    for (int i = 0; i < e.attributeCount(); i++) {
+      StoredAttribute a = selection.selects(e, i, secrets);
+      if (a == null) {
         continue;
       }
       if (typesOnly) {
         out.header(0x30, a.descEnd - a.descStart + 2L);
-        out.put(e.pdu, a.descStart, a.descEnd - a.descStart);
+        e.writeTo(out, a.descStart, a.descEnd - a.descStart);
         out.put((byte) 0x31);
         out.put((byte) 0);
       } else {
-        out.put(e.pdu, a.start, a.end - a.start);
+        e.writeTo(out, a.start, a.end - a.start);
       }
     }
     if (hasSubs != null) {

@@ -21,7 +21,7 @@ final class FilterMatcher {
   static final int UNDEFINED = 2;
 
   private final Schema schema;
-  private final Directory directory;
+  private final Directory.View directory;
   private final boolean checking;
   private boolean secrets; // whether the client may see the passwords of the entry at hand
 
@@ -29,7 +29,7 @@ final class FilterMatcher {
    * @param checking true when the schema is enforced: an item on a type the schema does not
    *     define is then UNDEFINED, as in slapd; without the check such types match as strings
    */
-  FilterMatcher(Schema schema, Directory directory, boolean checking) {
+  FilterMatcher(Schema schema, Directory.View directory, boolean checking) {
     this.schema = schema;
     this.directory = directory;
     this.checking = checking;
@@ -43,9 +43,18 @@ final class FilterMatcher {
     return t != null && t.secret && !secrets ? null : t; // a hidden password is Undefined
   }
 
-  /** True if {@code a} is a password the client may not see: no filter item looks at it. */
-  private boolean hidden(StoredAttribute a) {
-    return a.type.secret && !secrets;
+  /**
+   * Returns attribute {@code i} of {@code e} if a filter item on {@code t} with {@code options}
+   * looks at it, or null: another type, other options, or a password the client may not see.
+   * An attribute of another type is not read.
+   */
+  private StoredAttribute candidate(StoredEntry e, int i, AttributeType t, String options) {
+    AttributeType type = e.type(i);
+    if (!type.isA(t) || (type.secret && !secrets)) {
+      return null;
+    }
+    StoredAttribute a = e.attribute(i);
+    return a.hasOptions(options) ? a : null;
   }
 
   /**
@@ -112,8 +121,9 @@ final class FilterMatcher {
       return TRUE;
     }
     String options = StoredAttribute.options(description);
-    for (StoredAttribute a : e.attributes) {
-      if (a.type.isA(t) && a.hasOptions(options) && !hidden(a)) {
+    for (int i = 0; i < e.attributeCount(); i++) {
+      StoredAttribute a = candidate(e, i, t, options);
+      if (a != null) {
         return TRUE;
       }
     }
@@ -138,14 +148,16 @@ final class FilterMatcher {
     }
     boolean objectClass = t.hasName("objectClass");
     String options = StoredAttribute.options(description);
-    for (StoredAttribute a : e.attributes) {
-      if (!a.type.isA(t) || !a.hasOptions(options) || hidden(a)) {
+    for (int j = 0; j < e.attributeCount(); j++) {
+      StoredAttribute a = candidate(e, j, t, options);
+      if (a == null) {
         continue;
       }
-      // Keys were computed with the stored type's rule; a subtype may have another one.
+      // Keys are computed with the stored type's rule; a subtype may have another one.
       boolean sameRule = a.type.equality == rule;
-      for (int i = 0; i < a.values.length; i++) {
-        Object k = sameRule ? a.keys[i] : rule.key(a.values[i], schema);
+      ByteString[] values = a.values();
+      for (int i = 0; i < values.length; i++) {
+        Object k = sameRule ? a.key(i) : rule.key(values[i], schema);
         if (key.equals(k) || (objectClass && isSubclass(k, key))) {
           return TRUE;
         }
@@ -183,11 +195,12 @@ final class FilterMatcher {
     }
     String options = StoredAttribute.options(description);
     int result = FALSE;
-    for (StoredAttribute a : e.attributes) {
-      if (!a.type.isA(t) || !a.hasOptions(options) || hidden(a)) {
+    for (int j = 0; j < e.attributeCount(); j++) {
+      StoredAttribute a = candidate(e, j, t, options);
+      if (a == null) {
         continue;
       }
-      for (ByteString v : a.values) {
+      for (ByteString v : a.values()) {
         Object k = rule.key(v, schema);
         if (k == null) {
           result = UNDEFINED;
@@ -221,11 +234,12 @@ final class FilterMatcher {
       return UNDEFINED;
     }
     String options = StoredAttribute.options(s.attribute());
-    for (StoredAttribute a : e.attributes) {
-      if (!a.type.isA(t) || !a.hasOptions(options) || hidden(a)) {
+    for (int j = 0; j < e.attributeCount(); j++) {
+      StoredAttribute a = candidate(e, j, t, options);
+      if (a == null) {
         continue;
       }
-      for (ByteString v : a.values) {
+      for (ByteString v : a.values()) {
         Object k = rule.key(v, schema);
         if (k instanceof String text && substringsMatch(text, initial, any, fin)) {
           return TRUE;
@@ -274,17 +288,18 @@ final class FilterMatcher {
     if (key == null) {
       return UNDEFINED;
     }
-    for (StoredAttribute a : e.attributes) {
-      if ((t != null && !a.type.isA(t)) || hidden(a)) {
+    for (int j = 0; j < e.attributeCount(); j++) {
+      AttributeType type = e.type(j);
+      if ((t != null && !type.isA(t)) || (type.secret && !secrets)) {
         continue;
       }
-      for (ByteString v : a.values) {
+      for (ByteString v : e.attribute(j).values()) {
         if (key.equals(rule.key(v, schema))) {
           return TRUE;
         }
       }
     }
-    if (x.dnAttributes() && dnMatches(e.dn, t, rule, key)) {
+    if (x.dnAttributes() && dnMatches(e.dn(), t, rule, key)) {
       return TRUE;
     }
     return FALSE;

@@ -4,25 +4,26 @@ import dev.ferry.bytes.ByteString;
 import dev.ferry.ldap.Filter;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * The directory's indexes, per attribute type as configured ({@link LdapServer.Builder#index}),
- * and the planning of a filter over them ({@link #plan}). Each index maps a key to the {@link
- * Posting} of the entries that have it: an equality key (objectClass values also under every
- * superclass, as filters match subclasses), presence, three-character pieces of substring
- * text (the first and last anchored), or an ordering key, sorted by the ordering rule.
+ * and the planning of a filter over them ({@link #plan}). Each index files the keys of the
+ * entries that have a value under an index key ({@link IndexKeys}): an equality key
+ * (objectClass values also under every superclass, as filters match subclasses), presence,
+ * three-character pieces of substring text (the first and last anchored), or an ordering key,
+ * whose bytes order as the ordering rule orders values. The postings live in the directory's
+ * {@link Store}, changed in the same write as the entries.
  *
  * <p>An index on a type covers its subtypes' values ({@code name} covers {@code cn}) and every
- * option. Passwords are never indexed. Changes come under the directory's write lock; searches
- * read without one, and check every candidate with the whole filter, so an entry caught
- * between its old and new postings is still answered right.
+ * option. Passwords are never indexed. Searches check every candidate with the whole filter,
+ * so an entry caught between its old and new postings (in memory) is still answered right.
  */
 final class Indexes {
   /** Anchors of substring text: characters string preparation never leaves in a value. */
@@ -34,20 +35,14 @@ final class Indexes {
 
   private final Schema schema;
   private final Map<AttributeType, Index> indexes;
+  private final String description;
 
-  private static final class Index {
-    final AttributeType type;
-    final Set<IndexType> kinds;
-    final Posting present = new Posting();
-    final Map<Object, Posting> equal = new ConcurrentHashMap<>();
-    final Map<String, Posting> grams = new ConcurrentHashMap<>();
-    final ConcurrentSkipListMap<Object, Posting> ordered;
-
+  private record Index(AttributeType type, Set<IndexType> kinds, byte[] equality,
+      byte[] presence, byte[] substring, byte[] ordering) {
     Index(AttributeType type, Set<IndexType> kinds) {
-      this.type = type;
-      this.kinds = kinds;
-      MatchingRule ordering = type.ordering;
-      this.ordered = ordering == null ? null : new ConcurrentSkipListMap<>(ordering::compare);
+      this(type, kinds, IndexKeys.prefix(type, IndexKeys.EQUALITY),
+          IndexKeys.prefix(type, IndexKeys.PRESENCE), IndexKeys.prefix(type, IndexKeys.SUBSTRING),
+          IndexKeys.prefix(type, IndexKeys.ORDERING));
     }
   }
 
@@ -69,6 +64,12 @@ final class Indexes {
       out.put(t, new Index(t, kinds));
     }
     this.indexes = Map.copyOf(out);
+    List<String> d = new ArrayList<>();
+    for (Index x : out.values()) {
+      d.add(x.type.oid + " " + new TreeSet<>(x.kinds));
+    }
+    d.sort(null);
+    this.description = String.join(", ", d);
   }
 
   private static void check(AttributeType t, Set<IndexType> kinds) {
@@ -94,84 +95,64 @@ final class Indexes {
     return indexes.isEmpty();
   }
 
+  /** What is indexed, the same text for the same configuration: a store keeps it. */
+  String description() {
+    return description;
+  }
+
   // --- upkeep ----------------------------------------------------------------------------------
 
-  void add(StoredEntry e) {
-    for (Index x : indexes.values()) {
-      visit(x, e, true);
+  void add(Store.Write w, StoredEntry e) {
+    for (ByteString k : keys(e)) {
+      w.post(k, e.key);
     }
   }
 
-  void remove(StoredEntry e) {
-    for (Index x : indexes.values()) {
-      visit(x, e, false);
+  void remove(Store.Write w, StoredEntry e) {
+    for (ByteString k : keys(e)) {
+      w.unpost(k, e.key);
     }
   }
 
-  /** Empties every index (the directory is replaced whole). */
-  void clear() {
+  /** Every index key under which {@code e} is filed, each once. */
+  Set<ByteString> keys(StoredEntry e) {
+    Set<ByteString> out = new LinkedHashSet<>();
     for (Index x : indexes.values()) {
-      x.equal.clear();
-      x.grams.clear();
-      if (x.ordered != null) {
-        x.ordered.clear();
-      }
+      keys(x, e, out);
     }
-    // a fresh presence posting cannot be swapped in a final field: empty it key by key
-    for (Index x : indexes.values()) {
-      for (String key : List.copyOf(x.present.keys())) {
-        x.present.remove(key);
-      }
-    }
+    return out;
   }
 
-  private void visit(Index x, StoredEntry e, boolean add) {
+  private void keys(Index x, StoredEntry e, Set<ByteString> out) {
     boolean seen = false;
-    for (StoredAttribute a : e.attributes) { // operational ones too (entryUUID): not passwords
-      if (a.type.secret || !a.type.isA(x.type)) {
+    for (int i = 0; i < e.attributeCount(); i++) { // operational ones too (entryUUID)
+      AttributeType type = e.type(i);
+      if (type.secret || !type.isA(x.type)) {
         continue;
       }
       seen = true;
-      for (ByteString v : a.values) {
+      for (ByteString v : e.attribute(i).values()) {
         if (x.kinds.contains(IndexType.EQUALITY)) {
           for (Object k : equalityKeys(x.type, v)) {
-            post(x.equal, k, e.key, add);
+            out.add(IndexKeys.of(x.equality, k));
           }
         }
         if (x.kinds.contains(IndexType.SUBSTRING)
             && x.type.substr.key(v, schema) instanceof String text) {
           for (String g : grams(START + text + END)) {
-            post(x.grams, g, e.key, add);
+            out.add(IndexKeys.of(x.substring, g));
           }
         }
         if (x.kinds.contains(IndexType.ORDERING)) {
           Object k = x.type.ordering.key(v, schema);
           if (k != null) {
-            post(x.ordered, k, e.key, add);
+            out.add(IndexKeys.of(x.ordering, k));
           }
         }
       }
     }
     if (seen && x.kinds.contains(IndexType.PRESENCE)) {
-      if (add) {
-        x.present.add(e.key);
-      } else {
-        x.present.remove(e.key);
-      }
-    }
-  }
-
-  private static <K> void post(Map<K, Posting> map, K key, String entryKey, boolean add) {
-    if (add) {
-      map.computeIfAbsent(key, k -> new Posting()).add(entryKey);
-      return;
-    }
-    Posting p = map.get(key);
-    if (p != null) {
-      p.remove(entryKey);
-      if (p.size() == 0) {
-        map.remove(key);
-      }
+      out.add(IndexKeys.of(x.presence));
     }
   }
 
@@ -219,25 +200,25 @@ final class Indexes {
    * @param maxGathered keys an ordering range wider than {@value #MERGED_RANGE_KEYS} values
    *     may gather before the range is given up as no narrower than the scope
    */
-  Candidates plan(Filter f, int maxGathered) {
+  Candidates plan(Store.Read r, Filter f, int maxGathered) {
     return switch (f) {
-      case Filter.And and -> and(and.filters(), maxGathered);
-      case Filter.Or or -> or(or.filters(), maxGathered);
-      case Filter.Equality eq -> equality(eq.attribute(), eq.value());
-      case Filter.Approx ap -> equality(ap.attribute(), ap.value());
-      case Filter.Present p -> present(p.attribute());
-      case Filter.Substrings s -> substrings(s);
-      case Filter.GreaterOrEqual ge -> range(ge.attribute(), ge.value(), true, maxGathered);
-      case Filter.LessOrEqual le -> range(le.attribute(), le.value(), false, maxGathered);
+      case Filter.And and -> and(r, and.filters(), maxGathered);
+      case Filter.Or or -> or(r, or.filters(), maxGathered);
+      case Filter.Equality eq -> equality(r, eq.attribute(), eq.value());
+      case Filter.Approx ap -> equality(r, ap.attribute(), ap.value());
+      case Filter.Present p -> present(r, p.attribute());
+      case Filter.Substrings s -> substrings(r, s);
+      case Filter.GreaterOrEqual ge -> range(r, ge.attribute(), ge.value(), true, maxGathered);
+      case Filter.LessOrEqual le -> range(r, le.attribute(), le.value(), false, maxGathered);
       case Filter.Not n -> null;
       case Filter.Extensible x -> null;
     };
   }
 
-  private Candidates and(List<Filter> parts, int maxGathered) {
+  private Candidates and(Store.Read r, List<Filter> parts, int maxGathered) {
     List<Candidates> narrowed = new ArrayList<>();
     for (Filter p : parts) {
-      Candidates c = plan(p, maxGathered);
+      Candidates c = plan(r, p, maxGathered);
       if (c != null) {
         narrowed.add(c);
       }
@@ -245,13 +226,13 @@ final class Indexes {
     return narrowed.isEmpty() ? null : Candidates.all(narrowed);
   }
 
-  private Candidates or(List<Filter> parts, int maxGathered) {
+  private Candidates or(Store.Read r, List<Filter> parts, int maxGathered) {
     if (parts.isEmpty()) {
       return Candidates.NONE; // (|) is FALSE
     }
     List<Candidates> all = new ArrayList<>();
     for (Filter p : parts) {
-      Candidates c = plan(p, maxGathered);
+      Candidates c = plan(r, p, maxGathered);
       if (c == null) {
         return null;
       }
@@ -270,21 +251,22 @@ final class Indexes {
     return x != null && x.kinds.contains(kind) ? x : null;
   }
 
-  private Candidates equality(String attribute, ByteString value) {
+  private Candidates equality(Store.Read r, String attribute, ByteString value) {
     Index x = index(attribute, IndexType.EQUALITY);
     if (x == null) {
       return null;
     }
     Object k = x.type.equality.key(value, schema);
-    return k == null ? Candidates.NONE : Candidates.of(x.equal.get(k)); // Undefined: no match
+    return k == null ? Candidates.NONE // Undefined: no match
+        : Candidates.of(r, IndexKeys.of(x.equality, k));
   }
 
-  private Candidates present(String attribute) {
+  private Candidates present(Store.Read r, String attribute) {
     Index x = index(attribute, IndexType.PRESENCE);
-    return x == null ? null : Candidates.of(x.present);
+    return x == null ? null : Candidates.of(r, IndexKeys.of(x.presence));
   }
 
-  private Candidates substrings(Filter.Substrings s) {
+  private Candidates substrings(Store.Read r, Filter.Substrings s) {
     Index x = index(s.attribute(), IndexType.SUBSTRING);
     if (x == null) {
       return null;
@@ -314,13 +296,13 @@ final class Indexes {
     List<Candidates> parts = new ArrayList<>();
     for (String piece : pieces) {
       for (String g : grams(piece)) {
-        parts.add(Candidates.of(x.grams.get(g)));
+        parts.add(Candidates.of(r, IndexKeys.of(x.substring, g)));
       }
     }
     return parts.isEmpty() ? null : Candidates.all(parts);
   }
 
-  private Candidates range(String attribute, ByteString value, boolean greater,
+  private Candidates range(Store.Read r, String attribute, ByteString value, boolean greater,
       int maxGathered) {
     Index x = index(attribute, IndexType.ORDERING);
     if (x == null) {
@@ -330,29 +312,52 @@ final class Indexes {
     if (k == null) {
       return Candidates.NONE;
     }
-    Map<Object, Posting> range = greater ? x.ordered.tailMap(k, true)
-        : x.ordered.headMap(k, true);
-    List<Candidates> parts = new ArrayList<>();
-    for (Posting p : range.values()) {
-      if (parts.size() == MERGED_RANGE_KEYS) {
-        return gather(range, maxGathered);
+    ByteString bound = IndexKeys.of(x.ordering, k);
+    Iterator<ByteString> keys = greater
+        ? r.indexKeys(bound, IndexKeys.after(x.ordering), false)
+        : r.indexKeys(IndexKeys.of(x.ordering), bound, true);
+    List<ByteString> seen = new ArrayList<>();
+    while (keys.hasNext()) {
+      if (seen.size() == MERGED_RANGE_KEYS) {
+        return gather(r, seen, keys, maxGathered);
       }
-      parts.add(Candidates.of(p));
+      seen.add(keys.next());
     }
-    return parts.isEmpty() ? Candidates.NONE : Candidates.any(parts);
+    if (seen.isEmpty()) {
+      return Candidates.NONE;
+    }
+    List<Candidates> parts = new ArrayList<>();
+    for (ByteString key : seen) {
+      parts.add(Candidates.of(r, key));
+    }
+    return Candidates.any(parts);
   }
 
-  /** Gathers a wide range's keys, or gives up (null) past {@code maxGathered}. */
-  private static Candidates gather(Map<Object, Posting> range, int maxGathered) {
+  /** Gathers a wide range's entry keys, or gives up (null) past {@code maxGathered}. */
+  private static Candidates gather(Store.Read r, List<ByteString> seen,
+      Iterator<ByteString> rest, int maxGathered) {
     TreeSet<String> keys = new TreeSet<>();
-    for (Posting p : range.values()) {
-      for (String key : p.keys()) {
-        keys.add(key);
-        if (keys.size() > maxGathered) {
-          return null;
-        }
+    for (ByteString k : seen) {
+      if (!gather(r, k, keys, maxGathered)) {
+        return null;
+      }
+    }
+    while (rest.hasNext()) {
+      if (!gather(r, rest.next(), keys, maxGathered)) {
+        return null;
       }
     }
     return Candidates.of(keys);
+  }
+
+  private static boolean gather(Store.Read r, ByteString indexKey, TreeSet<String> into,
+      int maxGathered) {
+    for (Iterator<String> p = r.posting(indexKey, null, true, null); p.hasNext(); ) {
+      into.add(p.next());
+      if (into.size() > maxGathered) {
+        return false;
+      }
+    }
+    return true;
   }
 }

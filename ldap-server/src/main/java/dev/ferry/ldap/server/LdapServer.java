@@ -5,6 +5,7 @@ import dev.ferry.ldap.Dn;
 import dev.ferry.ldap.LdifReader;
 import dev.ferry.ldap.LdifRecord;
 import dev.ferry.ldap.ResultCode;
+import dev.ferry.ldap.SearchScope;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,9 +32,10 @@ import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 
 /**
- * An in-memory LDAPv3 directory server: entries loaded from LDIF when it starts, kept encoded so
- * that a search writes them without encoding anything again, served to clients (a thread per
- * connection, up to {@code LdapServerLimits.maxConnections}) through Ferry's codec.
+ * An LDAPv3 directory server: entries loaded from LDIF when it starts, in memory or in a durable
+ * store ({@link Builder#storage(Path)}), kept encoded so that a search writes them without
+ * encoding anything again, served to clients (a thread per connection, up to {@code
+ * LdapServerLimits.maxConnections}) through Ferry's codec.
  *
  * <pre>{@code
  * try (LdapServer server = LdapServer.builder()
@@ -101,7 +103,9 @@ public final class LdapServer implements AutoCloseable {
 
   /** Returns the number of entries in the directory. */
   public int entryCount() {
-    return dsa.directory.size();
+    try (Directory.View v = dsa.directory.read()) {
+      return (int) v.size();
+    }
   }
 
   /** Returns the number of client connections open now. */
@@ -111,17 +115,42 @@ public final class LdapServer implements AutoCloseable {
 
   /** Returns an entry's user attributes as an LDIF content record, or null if it is absent. */
   public LdifRecord.Entry entry(String dn) {
-    StoredEntry e = dsa.directory.get(Dn.parse(dn));
-    return e == null ? null : new LdifRecord.Entry(e.dnText, e.userAttributes());
+    try (Directory.View v = dsa.directory.read()) {
+      StoredEntry e = v.get(Dn.parse(dn));
+      return e == null ? null : new LdifRecord.Entry(e.dnText(), e.userAttributes());
+    }
   }
 
   /** Returns every entry's user attributes, parents before children. */
   public List<LdifRecord.Entry> entries() {
     List<LdifRecord.Entry> out = new ArrayList<>();
-    for (StoredEntry e : dsa.directory.subtree("")) {
-      out.add(new LdifRecord.Entry(e.dnText, e.userAttributes()));
+    try (Directory.View v = dsa.directory.read()) {
+      v.scan("", SearchScope.WHOLE_SUBTREE, null, e -> out.add(new LdifRecord.Entry(
+          e.dnText(), e.userAttributes())));
     }
     return out;
+  }
+
+  /**
+   * Writes every entry of the durable store in {@code storage} as LDIF content records, parents
+   * before children, with their operational attributes and hashed passwords, as slapd's
+   * {@code slapcat} does: what {@link Builder#importLdif} takes back. It reads one snapshot of
+   * the store, beside a server that is running on it or not. Returns the number of entries.
+   *
+   * @throws IOException if there is no store there, or {@code out} fails
+   */
+  public static long exportLdif(Path storage, java.io.OutputStream out) throws IOException {
+    long n = 0;
+    dev.ferry.ldap.LdifWriter writer = dev.ferry.ldap.LdifWriter.of(out); // out stays open
+    try (LmdbStore store = LmdbStore.openReadOnly(storage, Schema.standard());
+        Store.Read r = store.read()) {
+      for (var it = r.entries(null, true, null); it.hasNext(); n++) {
+        StoredEntry e = it.next();
+        writer.write(new LdifRecord.Entry(e.dnText(), e.allAttributes()));
+      }
+    }
+    writer.flush();
+    return n;
   }
 
   /** The directory's content now, to {@link #restore} later (what the JUnit extension does). */
@@ -131,11 +160,6 @@ public final class LdapServer implements AutoCloseable {
 
   void restore(Map<String, StoredEntry> snapshot) {
     dsa.directory.restore(snapshot);
-  }
-
-  /** Returns the stored entry named {@code dn}, or null. */
-  StoredEntry stored(String dn) {
-    return dsa.directory.get(Dn.parse(dn));
   }
 
   Dsa dsa() {
@@ -271,6 +295,7 @@ public final class LdapServer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    dsa.directory.close();
   }
 
   @Override
@@ -296,6 +321,8 @@ public final class LdapServer implements AutoCloseable {
     private PasswordScheme passwordScheme = PasswordScheme.DEFAULT;
     private boolean readOnly;
     private final Map<String, Set<IndexType>> indexes = new LinkedHashMap<>();
+    private Path storage;
+    private long maxStoreBytes = LmdbStore.DEFAULT_MAX_BYTES;
 
     private interface Source {
       List<LdifRecord> read() throws IOException;
@@ -445,6 +472,33 @@ public final class LdapServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Keeps the entries in a durable store in {@code directory} (made if missing): LMDB, as
+     * slapd's back-mdb. A change is answered once it is on disk, and a search reads entries
+     * where the store keeps them. The LDIF sources are loaded only into an empty store. Without
+     * this, entries live in memory and are lost when the server stops.
+     *
+     * <p>The JVM must open {@code java.nio} and export {@code sun.nio.ch} to the store's
+     * library: {@code --add-opens java.base/java.nio=ALL-UNNAMED --add-exports
+     * java.base/sun.nio.ch=ALL-UNNAMED} (on the module path, {@code =lmdbjava}).
+     *
+     * @param maxBytes the most the store may hold ({@value LmdbStore#DEFAULT_MAX_BYTES} if
+     *     not given): address space reserved, not disk taken
+     */
+    public Builder storage(Path directory, long maxBytes) {
+      this.storage = Objects.requireNonNull(directory, "directory");
+      if (maxBytes < 1 << 20) {
+        throw new IllegalArgumentException("maxBytes < 1 MiB: " + maxBytes);
+      }
+      this.maxStoreBytes = maxBytes;
+      return this;
+    }
+
+    /** {@link #storage(Path, long)} with the default size. */
+    public Builder storage(Path directory) {
+      return storage(directory, LmdbStore.DEFAULT_MAX_BYTES);
+    }
+
     Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -457,46 +511,76 @@ public final class LdapServer implements AutoCloseable {
      * @throws IllegalArgumentException if a record cannot be applied, naming it and why
      */
     public LdapServer start() throws IOException {
-      boolean checking = schema != null;
-      Dsa dsa = new Dsa(checking ? schema : Schema.standard(), checking, limits, suffixes,
-          rootDn, rootPassword, access, tls, certificateMapper, clock, passwordScheme,
-          readOnly, new Indexes(checking ? schema : Schema.standard(), indexes));
-      String creator = rootDn == null ? "" : Dn.parse(rootDn).toString();
-      for (Source s : sources) {
-        for (LdifRecord r : s.read()) {
-          load(dsa, r, creator);
-        }
-      }
-      ServerSocketChannel listener = ServerSocketChannel.open();
+      Dsa dsa = dsa();
       try {
-        listener.bind(new InetSocketAddress(address, port), 128);
-      } catch (IOException e) {
-        listener.close();
+        if (storage == null || isEmpty(dsa)) {
+          Loader loader = new Loader(dsa, creator());
+          for (Source s : sources) {
+            for (LdifRecord r : s.read()) {
+              loader.load(r);
+            }
+          }
+          loader.finish();
+        }
+        ServerSocketChannel listener = ServerSocketChannel.open();
+        try {
+          listener.bind(new InetSocketAddress(address, port), 128);
+        } catch (IOException e) {
+          listener.close();
+          throw e;
+        }
+        LdapServer server = new LdapServer(dsa, listener);
+        server.acceptor.start();
+        server.timeouts.start();
+        return server;
+      } catch (IOException | RuntimeException e) {
+        dsa.directory.close();
         throw e;
       }
-      LdapServer server = new LdapServer(dsa, listener);
-      server.acceptor.start();
-      server.timeouts.start();
-      return server;
     }
 
-    private static void load(Dsa dsa, LdifRecord r, String creator) {
-      try {
-        switch (r) {
-          case LdifRecord.Entry e -> dsa.updates.add(e.dn(), e.attributes(), creator, true,
-              Updates.EVERYTHING);
-          case LdifRecord.Add a -> dsa.updates.add(a.dn(), a.attributes(), creator, true,
-              Updates.EVERYTHING);
-          case LdifRecord.Delete d -> dsa.updates.delete(d.dn(), Updates.EVERYTHING);
-          case LdifRecord.Modify m -> dsa.updates.modify(m.dn(), m.modifications(), creator,
-              Updates.EVERYTHING);
-          case LdifRecord.ModifyDn m -> dsa.updates.modifyDn(m.dn(), m.newRdn(),
-              m.deleteOldRdn(), m.newSuperior(), creator, Updates.EVERYTHING);
-        }
-      } catch (OperationException e) {
-        throw new IllegalArgumentException("LDIF record " + r.dn() + ": "
-            + e.result.resultCode().name() + ": " + e.result.diagnosticMessage(), e);
+    /**
+     * Adds the records of an LDIF file to the durable store set by {@link #storage} without
+     * serving it: many records to a commit, as slapd's {@code slapadd}. Returns the number of
+     * records applied; the store is closed when it returns.
+     *
+     * @throws IllegalStateException if no store is set
+     * @throws IllegalArgumentException if a record cannot be applied, naming it and why (the
+     *     records before it are kept)
+     */
+    public long importLdif(Path ldif) throws IOException {
+      if (storage == null) {
+        throw new IllegalStateException("importLdif needs a durable store: storage(directory)");
       }
+      Dsa dsa = dsa();
+      try (Directory d = dsa.directory; LdifReader reader = LdifReader.of(
+          java.nio.file.Files.newInputStream(ldif))) {
+        Loader loader = new Loader(dsa, creator());
+        for (LdifRecord r; (r = reader.next()) != null; ) {
+          loader.load(r);
+        }
+        return loader.finish();
+      }
+    }
+
+    private String creator() {
+      return rootDn == null ? "" : Dn.parse(rootDn).toString();
+    }
+
+    private static boolean isEmpty(Dsa dsa) {
+      try (Directory.View v = dsa.directory.read()) {
+        return v.size() == 0;
+      }
+    }
+
+    private Dsa dsa() throws IOException {
+      boolean checking = schema != null;
+      Schema s = checking ? schema : Schema.standard();
+      Indexes x = new Indexes(s, indexes);
+      Store store = storage == null ? new MemoryStore()
+          : LmdbStore.open(storage, maxStoreBytes, s, x);
+      return new Dsa(s, checking, limits, suffixes, rootDn, rootPassword, access, tls,
+          certificateMapper, clock, passwordScheme, readOnly, x, store);
     }
   }
 }

@@ -75,6 +75,7 @@ public final class LdapServerExtension implements BeforeAllCallback, AfterAllCal
   public void beforeAll(ExtensionContext context) throws IOException {
     perClass = true;
     start();
+    loaded = server.snapshot();
   }
 
   @Override
@@ -100,7 +101,6 @@ public final class LdapServerExtension implements BeforeAllCallback, AfterAllCal
 
   private void start() throws IOException {
     server = builder.start();
-    loaded = server.snapshot();
   }
 
   private void stop() {

@@ -21,10 +21,30 @@ abstract class MatchingRule {
   /** Returns the key of {@code value} under this rule, or null if the rule cannot read it. */
   abstract Object key(ByteString value, Schema schema);
 
-  /** Orders two keys of this rule. */
+  /** Orders two keys of this rule: strings by code point, as their UTF-8 bytes and slapd do. */
   @SuppressWarnings({"unchecked", "rawtypes"})
   int compare(Object a, Object b) {
+    if (a instanceof String x && b instanceof String y) {
+      return compareCodePoints(x, y);
+    }
     return ((Comparable) a).compareTo(b);
+  }
+
+  static int compareCodePoints(String x, String y) {
+    int n = Math.min(x.length(), y.length());
+    for (int i = 0; i < n; i++) {
+      char c = x.charAt(i);
+      char d = y.charAt(i);
+      if (c != d) {
+        return codePointRank(c) - codePointRank(d);
+      }
+    }
+    return x.length() - y.length();
+  }
+
+  /** Moves surrogates above U+E000..U+FFFF: UTF-16 order becomes code point order. */
+  private static int codePointRank(char c) {
+    return c >= 0xE000 ? c - 0x800 : c >= 0xD800 ? c + 0x2000 : c;
   }
 
   /** Returns true if this rule matches substrings (its keys are prepared text). */

@@ -71,6 +71,8 @@ final class Operations {
       return new BindResponse(LdapResult.of(ResultCode.SUCCESS), null);
     } catch (OperationException e) {
       return new BindResponse(e.result, null);
+    } catch (StoreException e) {
+      return new BindResponse(storeFailure(e), null);
     }
   }
 
@@ -99,11 +101,13 @@ final class Operations {
       boundDn = dsa.rootDn;
       stored = new ByteString[] {dsa.rootPassword};
     } else {
-      StoredEntry e = dsa.directory.get(key);
-      StoredAttribute pw = e == null ? null : e.attribute(dsa.schema.type("userPassword"));
-      if (pw != null) {
-        boundDn = e.dnText;
-        stored = pw.values;
+      try (Directory.View v = dsa.directory.read()) {
+        StoredEntry e = v.get(key);
+        StoredAttribute pw = e == null ? null : e.attribute(dsa.schema.type("userPassword"));
+        if (pw != null) {
+          boundDn = e.dnText();
+          stored = pw.values(); // held in memory of their own: the hash runs after the read
+        }
       }
     }
     // An unknown DN costs a hash too: a bind's time must not tell which users exist.
@@ -136,8 +140,12 @@ final class Operations {
       throw new OperationException(ResultCode.INVALID_CREDENTIALS, "certificate maps to no DN");
     }
     String key = dsa.schema.normalize(dn);
-    StoredEntry e = dsa.directory.get(key);
-    if (e == null && !key.equals(dsa.rootKey)) {
+    String entryDn;
+    try (Directory.View v = dsa.directory.read()) {
+      StoredEntry e = v.get(key);
+      entryDn = e == null ? null : e.dnText();
+    }
+    if (entryDn == null && !key.equals(dsa.rootKey)) {
       throw new OperationException(ResultCode.INVALID_CREDENTIALS, "no entry for "
           + "the certificate's identity " + dn);
     }
@@ -146,7 +154,7 @@ final class Operations {
       throw new OperationException(ResultCode.INAPPROPRIATE_AUTHENTICATION, "authorization"
           + " identity " + requested + " is not the certificate's");
     }
-    connection.bound(e != null ? e.dnText : dsa.rootDn, key);
+    connection.bound(entryDn != null ? entryDn : dsa.rootDn, key);
   }
 
   private static X509Certificate clientCertificate(SSLSocket tls) {
@@ -175,6 +183,8 @@ final class Operations {
       result = perform(op);
     } catch (OperationException e) {
       result = e.result;
+    } catch (StoreException e) {
+      result = storeFailure(e);
     }
     return response(op, result);
   }
@@ -193,19 +203,19 @@ final class Operations {
         dsa.updates.add(a.entry(), a.attributes(), by, false, visible);
       }
       case ProtocolOp.DeleteRequest d -> {
-        requireWrite(visibleEntry(d.entry()).dn);
+        requireWrite(visibleDn(d.entry(), connection::canSee));
         dsa.updates.delete(d.entry(), visible);
       }
       case ProtocolOp.ModifyRequest mod -> {
         Predicate<StoredEntry> orSelf = this::selfOrVisible;
-        StoredEntry e = dsa.directory.visible(Updates.parseDn(mod.object()), orSelf);
-        if (!isSelf(e) || !onlyPasswords(mod.changes())) { // users change their own password
-          requireWrite(e.dn);
+        Dn dn = visibleDn(mod.object(), orSelf);
+        if (!isSelf(dn) || !onlyPasswords(mod.changes())) { // users change their own password
+          requireWrite(dn);
         }
         dsa.updates.modify(mod.object(), mod.changes(), by, orSelf);
       }
       case ProtocolOp.ModifyDnRequest r -> {
-        Dn old = visibleEntry(r.entry()).dn;
+        Dn old = visibleDn(r.entry(), connection::canSee);
         requireWrite(old);
         Dn parent = r.newSuperior() != null ? Updates.parseDn(r.newSuperior())
             : old.rdns().size() > 1 ? old.parent() : Dn.ROOT;
@@ -227,6 +237,10 @@ final class Operations {
     return e.key.equals(connection.boundKey());
   }
 
+  private boolean isSelf(Dn dn) {
+    return dsa.schema.normalize(dn).equals(connection.boundKey());
+  }
+
   private boolean selfOrVisible(StoredEntry e) {
     return isSelf(e) || connection.canSee(e);
   }
@@ -240,9 +254,12 @@ final class Operations {
     return !changes.isEmpty();
   }
 
-  /** Returns the entry if the client may see it; noSuchObject as for a missing one if not. */
-  private StoredEntry visibleEntry(String dnText) throws OperationException {
-    return dsa.directory.visible(Updates.parseDn(dnText), connection::canSee);
+  /** Returns the entry's DN if the client may see it; noSuchObject as for a missing one if not. */
+  private Dn visibleDn(String dnText, Predicate<StoredEntry> visible)
+      throws OperationException {
+    try (Directory.View v = dsa.directory.read()) {
+      return v.visible(Updates.parseDn(dnText), visible).dn();
+    }
   }
 
   private void requireWrite(Dn dn) throws OperationException {
@@ -250,6 +267,12 @@ final class Operations {
       throw new OperationException(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "no write access to "
           + dn);
     }
+  }
+
+  /** A store that failed: the change was not applied; its cause named, not its classes. */
+  static LdapResult storeFailure(StoreException e) {
+    return LdapResult.of(e.refused ? ResultCode.UNWILLING_TO_PERFORM : ResultCode.OTHER,
+        e.getMessage());
   }
 
   private static ProtocolOp response(ProtocolOp request, LdapResult r) {
@@ -277,6 +300,8 @@ final class Operations {
       };
     } catch (OperationException x) {
       return new ExtendedResponse(x.result, null, null);
+    } catch (StoreException x) {
+      return new ExtendedResponse(storeFailure(x), null, null);
     }
   }
 
@@ -305,20 +330,25 @@ final class Operations {
     }
     Dn dn = Updates.parseDn(target);
     Predicate<StoredEntry> visible = this::selfOrVisible;
-    StoredEntry e = dsa.directory.visible(dn, visible); // a hidden user is a missing one
-    if (!isSelf(e)) {
-      requireWrite(e.dn);
-    }
-    if (r.oldPassword() != null) {
-      StoredAttribute pw = e.attribute(dsa.schema.type("userPassword"));
-      if (pw == null || !dsa.passwords.matches(r.oldPassword(), pw.values)) {
-        throw new OperationException(ResultCode.UNWILLING_TO_PERFORM, "old password does not"
-            + " match");
+    String entryDn;
+    ByteString[] old;
+    try (Directory.View v = dsa.directory.read()) {
+      StoredEntry e = v.visible(dn, visible); // a hidden user is a missing one
+      if (!isSelf(e)) {
+        requireWrite(e.dn());
       }
+      entryDn = e.dnText();
+      StoredAttribute pw = e.attribute(dsa.schema.type("userPassword"));
+      old = pw == null ? null : pw.values();
+    }
+    if (r.oldPassword() != null
+        && (old == null || !dsa.passwords.matches(r.oldPassword(), old))) {
+      throw new OperationException(ResultCode.UNWILLING_TO_PERFORM, "old password does not"
+          + " match");
     }
     ByteString generated = r.newPassword() == null ? generate() : null;
     ByteString password = generated != null ? generated : r.newPassword();
-    dsa.updates.modify(e.dnText, List.of(new Modification(Modification.Type.REPLACE,
+    dsa.updates.modify(entryDn, List.of(new Modification(Modification.Type.REPLACE,
         new dev.ferry.ldap.Attribute("userPassword", List.of(dsa.passwords.hash(password))))),
         connection.boundDn(), visible);
     ByteString response = generated == null ? null : encodeGenerated(generated);

@@ -70,6 +70,20 @@ final class Outbound {
     }
   }
 
+  /** Copies {@code src[off, off + len)} (absolute: {@code src}'s position does not move). */
+  void put(ByteBuffer src, int off, int len) throws IOException {
+    while (len > 0) {
+      if (!buf.hasRemaining()) {
+        flush();
+      }
+      int n = Math.min(len, buf.remaining());
+      buf.put(buf.position(), src, off, n);
+      buf.position(buf.position() + n);
+      off += n;
+      len -= n;
+    }
+  }
+
   /** Writes a header with a low tag number and a minimal definite length. */
   void header(int tag, long length) throws IOException {
     if (buf.remaining() < 6) {

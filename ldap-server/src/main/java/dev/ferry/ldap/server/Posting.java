@@ -4,9 +4,9 @@ import java.util.NavigableSet;
 import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
- * The keys of the entries an index key names, in key order (so a subtree is one range of it),
- * with a count kept beside them: a skip list's own size is a walk of the whole list. Written
- * under the directory's write lock, read without a lock.
+ * The keys of the entries an index key names in a {@link MemoryStore}, in key order (so a
+ * subtree is one range of it), with a count kept beside them: a skip list's own size is a walk
+ * of the whole list. Written under the directory's write lock, read without a lock.
  */
 final class Posting {
   private final ConcurrentSkipListSet<String> keys = new ConcurrentSkipListSet<>();
@@ -32,8 +32,10 @@ final class Posting {
     return keys.contains(key);
   }
 
-  /** The keys, read-only by contract: only {@link #add} and {@link #remove} change them. */
-  NavigableSet<String> keys() {
-    return keys;
+  /** The keys from {@code from} (all if null; itself only if {@code inclusive}) and before
+   * {@code end} (no bound if null). */
+  java.util.Iterator<String> keys(String from, boolean inclusive, String end) {
+    NavigableSet<String> tail = from == null ? keys : keys.tailSet(from, inclusive);
+    return (end == null ? tail : tail.headSet(end, false)).iterator();
   }
 }

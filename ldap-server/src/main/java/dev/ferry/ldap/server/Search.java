@@ -31,6 +31,7 @@ final class Search {
   private final List<Control> controls;
   private volatile boolean abandoned;
 
+  private Directory.View view; // while the search runs
   private Selection selection;
   private FilterMatcher matcher;
   private long deadline;
@@ -76,6 +77,8 @@ final class Search {
       }
     } catch (OperationException e) {
       result = e.result;
+    } catch (StoreException e) {
+      result = Operations.storeFailure(e);
     }
     if (!abandoned) {
       connection.sendDone(id, result, response);
@@ -97,8 +100,18 @@ final class Search {
   }
 
   private LdapResult execute(Paging paging) throws OperationException, IOException {
+    try (Directory.View v = dsa.directory.read()) {
+      view = v;
+      return execute(v, paging);
+    } finally {
+      view = null;
+    }
+  }
+
+  private LdapResult execute(Directory.View v, Paging paging)
+      throws OperationException, IOException {
     selection = Selection.of(request.attributes(), dsa.schema);
-    matcher = new FilterMatcher(dsa.schema, dsa.directory, dsa.factory.isChecking());
+    matcher = new FilterMatcher(dsa.schema, v, dsa.factory.isChecking());
     long limitMillis = dsa.limits.maxSearchTimeMillis();
     if (request.timeLimit() > 0) {
       limitMillis = Math.min(limitMillis, request.timeLimit() * 1000L);
@@ -144,9 +157,9 @@ final class Search {
         }
         return;
       }
-      StoredEntry e = dsa.directory.get(baseKey);
+      StoredEntry e = view.get(baseKey);
       if (e == null || !connection.canSee(e)) {
-        throw dsa.directory.noSuchObject(Updates.parseDn(base), connection::canSee);
+        throw view.noSuchObject(Updates.parseDn(base), connection::canSee);
       }
     }
     String after = paging != null ? paging.state.lastKey : null;
@@ -160,11 +173,10 @@ final class Search {
       }
     };
     Candidates candidates = scope == SearchScope.BASE_OBJECT ? null
-        : dsa.directory.indexes.plan(request.filter(), maxExamined);
-    if (candidates == null || !dsa.directory.scan(baseKey, scope, after, candidates,
-        visitor)) {
+        : view.plan(request.filter(), maxExamined);
+    if (candidates == null || !view.scan(baseKey, scope, after, candidates, visitor)) {
       unindexed(scope);
-      dsa.directory.scan(baseKey, scope, after, visitor);
+      view.scan(baseKey, scope, after, visitor);
     }
     if (failure[0] != null) {
       throw failure[0];
@@ -197,7 +209,8 @@ final class Search {
       outcome = LdapResult.of(ResultCode.SIZE_LIMIT_EXCEEDED, "size limit exceeded");
       return false;
     }
-    connection.writeEntry(id, e, selection, request.typesOnly(), secrets);
+    boolean children = selection.hasSubordinates && view.hasChildren(e);
+    connection.writeEntry(id, e, selection, request.typesOnly(), children, secrets);
     returned++;
     lastKey = e.key;
     pageFull = pageSize > 0 && returned == pageSize;
@@ -235,7 +248,7 @@ final class Search {
 
   /** The root DSE and the subschema subentry are public: clients need them to connect. */
   private boolean readable(StoredEntry e) {
-    return e.dn.isRoot() || e == dsa.subschema || dsa.access.canRead(connection.boundKey(), e);
+    return e.isRoot() || e == dsa.subschema || dsa.access.canRead(connection.boundKey(), e);
   }
 
   /** The paged results control of this request and the state it continues. */

@@ -67,19 +67,26 @@ final class Selection {
     return false;
   }
 
-  /** True if {@code a} is asked for; a password only if the client may see it. */
-  boolean selects(StoredAttribute a, boolean secrets) {
-    if (a.type.secret && !secrets) {
-      return false;
+  /**
+   * Returns attribute {@code i} of {@code e} if it is asked for, or null; a password only if
+   * the client may see it. An attribute whose type is not asked for is not read.
+   */
+  StoredAttribute selects(StoredEntry e, int i, boolean secrets) {
+    AttributeType type = e.type(i);
+    if (type.secret && !secrets) {
+      return null;
     }
-    if (a.type.isOperational() ? allOperational : allUser) {
-      return true;
+    if (type.isOperational() ? allOperational : allUser) {
+      return e.attribute(i);
     }
-    for (int i = 0; i < types.length; i++) {
-      if (a.type.isA(types[i]) && a.hasOptions(options[i])) {
-        return true;
+    for (int j = 0; j < types.length; j++) {
+      if (type.isA(types[j])) {
+        StoredAttribute a = e.attribute(i);
+        if (a.hasOptions(options[j])) {
+          return a;
+        }
       }
     }
-    return false;
+    return null;
   }
 }

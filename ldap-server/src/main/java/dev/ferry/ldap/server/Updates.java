@@ -46,70 +46,78 @@ final class Updates {
   /** Adds an entry; {@code imported} entries (loaded at start) keep operational attributes. */
   void add(String dnText, List<Attribute> attributes, String by, boolean imported,
       Predicate<StoredEntry> visible) throws OperationException {
+    try (Directory.Change c = directory.change()) {
+      add(c, dnText, attributes, by, imported, visible);
+      c.commit();
+    }
+  }
+
+  /** Adds an entry as part of a change (an import adds many in one). */
+  void add(Directory.Change c, String dnText, List<Attribute> attributes, String by,
+      boolean imported, Predicate<StoredEntry> visible) throws OperationException {
     Dn dn = parseDn(dnText);
     if (dn.isRoot()) {
       throw new OperationException(ResultCode.UNWILLING_TO_PERFORM, "the root DSE cannot be"
           + " added");
     }
-    directory.writeLock.lock();
-    try {
-      String key = directory.schema.normalize(dn);
-      if (directory.get(key) != null) {
-        throw new OperationException(ResultCode.ENTRY_ALREADY_EXISTS, "entry " + dn
-            + " already exists");
-      }
-      checkParent(dn, key, visible);
-      if (directory.size() >= maxEntries) {
-        throw new OperationException(ResultCode.UNWILLING_TO_PERFORM,
-            "LdapServerLimits.maxEntries reached: " + maxEntries + " entries");
-      }
-      directory.put(factory.create(dn, attributes, by, imported));
-    } finally {
-      directory.writeLock.unlock();
+    String key = directory.schema.normalize(dn);
+    if (c.get(key) != null) {
+      throw new OperationException(ResultCode.ENTRY_ALREADY_EXISTS, "entry " + dn
+          + " already exists");
     }
+    checkParent(c, dn, key, visible);
+    if (c.size() >= maxEntries) {
+      throw new OperationException(ResultCode.UNWILLING_TO_PERFORM,
+          "LdapServerLimits.maxEntries reached: " + maxEntries + " entries");
+    }
+    c.put(factory.create(dn, attributes, by, imported));
   }
 
-  private void checkParent(Dn dn, String key, Predicate<StoredEntry> visible)
+  private void checkParent(Directory.View v, Dn dn, String key, Predicate<StoredEntry> visible)
       throws OperationException {
-    StoredEntry parent = dn.rdns().size() > 1 ? directory.get(dn.parent()) : null;
+    StoredEntry parent = dn.rdns().size() > 1 ? v.get(dn.parent()) : null;
     if (parent != null && visible.test(parent)) {
       return;
     }
     if (!directory.mayBeRoot(key)) {
       throw new OperationException(ResultCode.NO_SUCH_OBJECT, "parent of " + dn
-          + " does not exist", directory.matchedDn(dn, visible));
+          + " does not exist", v.matchedDn(dn, visible));
     }
   }
 
   void delete(String dnText, Predicate<StoredEntry> visible) throws OperationException {
-    Dn dn = parseDn(dnText);
-    directory.writeLock.lock();
-    try {
-      StoredEntry e = directory.visible(dn, visible);
-      if (directory.hasChildren(e)) {
-        throw new OperationException(ResultCode.NOT_ALLOWED_ON_NON_LEAF, "subordinate objects"
-            + " must be deleted first");
-      }
-      directory.remove(e.key);
-    } finally {
-      directory.writeLock.unlock();
+    try (Directory.Change c = directory.change()) {
+      delete(c, dnText, visible);
+      c.commit();
     }
+  }
+
+  void delete(Directory.Change c, String dnText, Predicate<StoredEntry> visible)
+      throws OperationException {
+    StoredEntry e = c.visible(parseDn(dnText), visible);
+    if (c.hasChildren(e)) {
+      throw new OperationException(ResultCode.NOT_ALLOWED_ON_NON_LEAF, "subordinate objects"
+          + " must be deleted first");
+    }
+    c.remove(e.key);
   }
 
   void modify(String dnText, List<Modification> changes, String by,
       Predicate<StoredEntry> visible) throws OperationException {
-    Dn dn = parseDn(dnText);
-    directory.writeLock.lock();
-    try {
-      StoredEntry e = directory.visible(dn, visible);
-      Map<String, Draft> drafts = factory.drafts(e);
-      for (Modification m : changes) {
-        apply(m, drafts, e.dn);
-      }
-      directory.put(factory.change(e, e.dn, drafts, by));
-    } finally {
-      directory.writeLock.unlock();
+    try (Directory.Change c = directory.change()) {
+      modify(c, dnText, changes, by, visible);
+      c.commit();
     }
+  }
+
+  void modify(Directory.Change c, String dnText, List<Modification> changes, String by,
+      Predicate<StoredEntry> visible) throws OperationException {
+    StoredEntry e = c.visible(parseDn(dnText), visible);
+    Map<String, Draft> drafts = factory.drafts(e);
+    for (Modification m : changes) {
+      apply(m, drafts, e.dn());
+    }
+    c.put(factory.change(e, e.dn(), drafts, by));
   }
 
   private void apply(Modification m, Map<String, Draft> drafts, Dn dn)
@@ -250,40 +258,44 @@ final class Updates {
 
   void modifyDn(String dnText, String newRdnText, boolean deleteOldRdn, String newSuperior,
       String by, Predicate<StoredEntry> visible) throws OperationException {
+    try (Directory.Change c = directory.change()) {
+      modifyDn(c, dnText, newRdnText, deleteOldRdn, newSuperior, by, visible);
+      c.commit();
+    }
+  }
+
+  void modifyDn(Directory.Change c, String dnText, String newRdnText, boolean deleteOldRdn,
+      String newSuperior, String by, Predicate<StoredEntry> visible)
+      throws OperationException {
     Dn dn = parseDn(dnText);
     Dn.Rdn newRdn = rdn(newRdnText);
-    directory.writeLock.lock();
-    try {
-      StoredEntry e = directory.visible(dn, visible);
-      Dn parent = newSuperior != null ? parseDn(newSuperior) : dn.rdns().size() > 1
-          ? dn.parent() : Dn.ROOT;
-      StoredEntry superior = parent.isRoot() ? null : directory.get(parent);
-      if (newSuperior != null && !parent.isRoot()
-          && (superior == null || !visible.test(superior))) {
-        throw new OperationException(ResultCode.NO_SUCH_OBJECT, "new superior " + parent
-            + " does not exist", directory.matchedDn(parent, visible));
-      }
-      Dn target = parent.child(newRdn);
-      String targetKey = directory.schema.normalize(target);
-      if (targetKey.startsWith(e.key + Schema.RDN_SEPARATOR)) {
-        throw new OperationException(ResultCode.UNWILLING_TO_PERFORM, "new superior is"
-            + " subordinate to the entry");
-      }
-      StoredEntry there = directory.get(targetKey);
-      if (there != null && there != e) {
-        throw new OperationException(ResultCode.ENTRY_ALREADY_EXISTS, "entry " + target
-            + " already exists");
-      }
-      if (parent.isRoot() && !directory.mayBeRoot(targetKey)) {
-        throw new OperationException(ResultCode.NO_SUCH_OBJECT, "no parent for " + target);
-      }
-      Map<String, Draft> drafts = factory.drafts(e);
-      rename(drafts, dn, newRdn, deleteOldRdn);
-      StoredEntry renamed = factory.change(e, target, drafts, by);
-      move(e, renamed);
-    } finally {
-      directory.writeLock.unlock();
+    StoredEntry e = c.visible(dn, visible);
+    Dn parent = newSuperior != null ? parseDn(newSuperior) : dn.rdns().size() > 1
+        ? dn.parent() : Dn.ROOT;
+    StoredEntry superior = parent.isRoot() ? null : c.get(parent);
+    if (newSuperior != null && !parent.isRoot()
+        && (superior == null || !visible.test(superior))) {
+      throw new OperationException(ResultCode.NO_SUCH_OBJECT, "new superior " + parent
+          + " does not exist", c.matchedDn(parent, visible));
     }
+    Dn target = parent.child(newRdn);
+    String targetKey = directory.schema.normalize(target);
+    if (targetKey.startsWith(e.key + Schema.RDN_SEPARATOR)) {
+      throw new OperationException(ResultCode.UNWILLING_TO_PERFORM, "new superior is"
+          + " subordinate to the entry");
+    }
+    StoredEntry there = c.get(targetKey);
+    if (there != null && !there.key.equals(e.key)) {
+      throw new OperationException(ResultCode.ENTRY_ALREADY_EXISTS, "entry " + target
+          + " already exists");
+    }
+    if (parent.isRoot() && !directory.mayBeRoot(targetKey)) {
+      throw new OperationException(ResultCode.NO_SUCH_OBJECT, "no parent for " + target);
+    }
+    Map<String, Draft> drafts = factory.drafts(e);
+    rename(drafts, dn, newRdn, deleteOldRdn);
+    StoredEntry renamed = factory.change(e, target, drafts, by);
+    move(c, e, renamed);
   }
 
   private static Dn.Rdn rdn(String text) throws OperationException {
@@ -336,27 +348,34 @@ final class Updates {
   }
 
   /** Replaces {@code old} by {@code renamed}, moving its subtree under the new DN. */
-  private void move(StoredEntry old, StoredEntry renamed) {
-    List<StoredEntry> subtree = directory.subtree(old.key);
+  private void move(Directory.Change c, StoredEntry old, StoredEntry renamed) {
+    List<StoredEntry> subtree = c.subtree(old.key);
     for (StoredEntry s : subtree) {
-      directory.remove(s.key);
+      c.remove(s.key);
     }
-    directory.put(renamed);
-    int depth = old.dn.rdns().size();
+    c.put(renamed);
+    int depth = old.dn().rdns().size();
     for (StoredEntry s : subtree) {
-      if (s == old) {
+      if (s.key.equals(old.key)) {
         continue;
       }
-      List<Dn.Rdn> rdns = new ArrayList<>(s.dn.rdns().subList(0, s.dn.rdns().size() - depth));
-      rdns.addAll(renamed.dn.rdns());
-      directory.put(factory.moved(s, new Dn(rdns)));
+      List<Dn.Rdn> rdns = new ArrayList<>(s.dn().rdns().subList(0,
+          s.dn().rdns().size() - depth));
+      rdns.addAll(renamed.dn().rdns());
+      c.put(factory.moved(s, new Dn(rdns)));
     }
   }
 
   /** Returns true for compareTrue (RFC 4511 section 4.10). */
   boolean compare(String dnText, String description, ByteString value,
       Predicate<StoredEntry> visible, Predicate<StoredEntry> secrets) throws OperationException {
-    StoredEntry e = directory.visible(parseDn(dnText), visible);
+    try (Directory.View v = directory.read()) {
+      return compare(v.visible(parseDn(dnText), visible), description, value, secrets);
+    }
+  }
+
+  private boolean compare(StoredEntry e, String description, ByteString value,
+      Predicate<StoredEntry> secrets) throws OperationException {
     AttributeType t = factory.type(description);
     if (t.secret && !secrets.test(e)) {
       throw new OperationException(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, "no compare access"
@@ -373,12 +392,13 @@ final class Updates {
     }
     String options = StoredAttribute.options(description);
     boolean seen = false;
-    for (StoredAttribute a : e.attributes) {
-      if (!a.type.isA(t) || !a.hasOptions(options)) {
+    for (int i = 0; i < e.attributeCount(); i++) {
+      StoredAttribute a = e.type(i).isA(t) ? e.attribute(i) : null;
+      if (a == null || !a.hasOptions(options)) {
         continue;
       }
       seen = true;
-      for (ByteString v : a.values) {
+      for (ByteString v : a.values()) {
         if (key.equals(t.equality.key(v, directory.schema))) {
           return true;
         }

@@ -23,7 +23,7 @@ class FilterMatcherTest {
   }
 
   static int eval(String filter, boolean checking) throws OperationException {
-    FilterMatcher m = new FilterMatcher(SCHEMA, new Directory(SCHEMA, List.of()), checking);
+    FilterMatcher m = new FilterMatcher(SCHEMA, new Directory(SCHEMA, List.of()).read(), checking);
     return m.eval(Filter.parse(filter), entry(checking));
   }
 

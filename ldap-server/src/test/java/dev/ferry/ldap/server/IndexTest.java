@@ -15,20 +15,34 @@ import dev.ferry.ldap.ProtocolOp.SearchRequest;
 import dev.ferry.ldap.ResultCode;
 import dev.ferry.ldap.SearchScope;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Indexes narrow a search to the entries they name and never lose one: over generated
- * directories, filters and changes, every entry a filter matches is among its candidates; an
- * indexed search looks at only those (it passes a small entries-examined limit the same search
- * without indexes fails), and an anonymous search no index narrows is refused past its limit.
+ * Indexes narrow a search to the entries they name and never lose one, in memory and in the
+ * durable store alike: over generated directories, filters and changes, every entry a filter
+ * matches is among its candidates; an indexed search looks at only those (it passes a small
+ * entries-examined limit the same search without indexes fails), and an anonymous search no
+ * index narrows is refused past its limit.
  */
 class IndexTest {
   static final String BASE = DirectoryGenerator.SUFFIX;
+
+  @TempDir
+  Path temp;
+
+  /** The builder, with a durable store in a fresh folder if {@code durable}. */
+  LdapServer.Builder store(LdapServer.Builder b, boolean durable) throws IOException {
+    return durable ? b.storage(Files.createTempDirectory(temp, "store"), 1L << 30) : b;
+  }
 
   /** Indexes on most of what the generator's filters name, of every kind. */
   static LdapServer.Builder indexed(LdapServer.Builder b) {
@@ -52,27 +66,31 @@ class IndexTest {
 
   /** Every entry the filter is TRUE for must be a candidate; returns how many candidates. */
   static int assertCandidatesCover(Dsa dsa, Filter f) {
-    Candidates c = dsa.directory.indexes.plan(f, Integer.MAX_VALUE);
-    if (c == null) {
-      return -1;
-    }
-    Set<String> keys = new HashSet<>();
-    c.iterator(null, false, null).forEachRemaining(keys::add);
-    FilterMatcher m = new FilterMatcher(dsa.schema, dsa.directory, true);
-    dsa.directory.scan("", SearchScope.WHOLE_SUBTREE, null, e -> {
-      if (m.matches(f, e, true)) {
-        assertTrue(keys.contains(e.key), f + " matches " + e.dnText + ", not a candidate");
+    try (Directory.View v = dsa.directory.read()) {
+      Candidates c = v.plan(f, Integer.MAX_VALUE);
+      if (c == null) {
+        return -1;
       }
-      return true;
-    });
-    return keys.size();
+      Set<String> keys = new HashSet<>();
+      c.iterator(null, false, null).forEachRemaining(keys::add);
+      FilterMatcher m = new FilterMatcher(dsa.schema, v, true);
+      v.scan("", SearchScope.WHOLE_SUBTREE, null, e -> {
+        if (m.matches(f, e, true)) {
+          assertTrue(keys.contains(e.key), f + " matches " + e.dnText() + ", not a candidate");
+        }
+        return true;
+      });
+      return keys.size();
+    }
   }
 
-  @Test
-  void everyMatchIsACandidateThroughChanges() throws Exception {
+  @ParameterizedTest(name = "durable: {0}")
+  @ValueSource(booleans = {false, true})
+  void everyMatchIsACandidateThroughChanges(boolean durable) throws Exception {
     DirectoryGenerator generator = new DirectoryGenerator(3401);
     List<LdifRecord.Entry> entries = generator.directory(300);
-    try (LdapServer s = indexed(LdapServer.builder()).suffix(BASE).schema(schema())
+    try (LdapServer s = indexed(store(LdapServer.builder(), durable)).suffix(BASE)
+        .schema(schema())
         .rootDn("cn=admin," + BASE, "secret").records(entries).start();
         LdapConnection c = LdapConnection.connect("127.0.0.1", s.port())) {
       c.bind("cn=admin," + BASE, "secret");
@@ -95,8 +113,9 @@ class IndexTest {
     }
   }
 
-  @Test
-  void indexedSearchesLookOnlyAtTheirCandidates() throws Exception {
+  @ParameterizedTest(name = "durable: {0}")
+  @ValueSource(booleans = {false, true})
+  void indexedSearchesLookOnlyAtTheirCandidates(boolean durable) throws Exception {
     List<LdifRecord.Entry> entries = new ArrayList<>();
     entries.add(new LdifRecord.Entry(BASE, List.of(Attribute.of("objectClass", "domain"),
         Attribute.of("dc", "example"))));
@@ -114,7 +133,8 @@ class IndexTest {
     int[] expected = {1, 11, 3, 11, 10, 15, 20, 20};
     try (LdapServer plain = LdapServer.builder().suffix(BASE).limits(limits)
         .records(entries).start();
-        LdapServer fast = indexed(LdapServer.builder()).index("uidNumber", IndexType.ORDERING)
+        LdapServer fast = indexed(store(LdapServer.builder(), durable))
+            .index("uidNumber", IndexType.ORDERING)
             .index("description", IndexType.SUBSTRING).suffix(BASE).limits(limits)
             .records(entries).start();
         LdapConnection toPlain = LdapConnection.connect("127.0.0.1", plain.port());
@@ -138,9 +158,10 @@ class IndexTest {
     }
   }
 
-  @Test
-  void changesMoveEntriesBetweenIndexKeys() throws Exception {
-    try (LdapServer s = indexed(LdapServer.builder()).suffix(BASE)
+  @ParameterizedTest(name = "durable: {0}")
+  @ValueSource(booleans = {false, true})
+  void changesMoveEntriesBetweenIndexKeys(boolean durable) throws Exception {
+    try (LdapServer s = indexed(store(LdapServer.builder(), durable)).suffix(BASE)
         .rootDn("cn=admin," + BASE, "secret").ldifResource(IndexTest.class, "example.ldif")
         .start(); LdapConnection c = LdapConnection.connect("127.0.0.1", s.port())) {
       c.bind("cn=admin," + BASE, "secret");

@@ -1,0 +1,312 @@
+package dev.ferry.ldap.server;
+
+import dev.ferry.bytes.ByteString;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.lmdbjava.Cursor;
+import org.lmdbjava.Dbi;
+import org.lmdbjava.GetOp;
+import org.lmdbjava.LmdbException;
+import org.lmdbjava.SeekOp;
+import org.lmdbjava.Txn;
+
+/**
+ * A read of an {@link LmdbStore}: one LMDB transaction, a snapshot of the store as it was when
+ * the read began. Entries are views of the map ({@link StoredEntry#view}), valid until {@link
+ * #close}; keys go to LMDB through a direct buffer of the read's own.
+ */
+class LmdbRead implements Store.Read {
+  /** After the encoding: a type id per attribute (2 bytes), then counts 2 + 2 + 2, size 4. */
+  static final int TRAILER_BYTES = 10;
+
+  final LmdbStore store;
+  final Txn<ByteBuffer> txn;
+  private final ByteBuffer keyBuffer;
+  private final ByteBuffer valueBuffer;
+  private final ByteBuffer scratch;
+  private final List<Cursor<ByteBuffer>> cursors = new ArrayList<>();
+  private Cursor<ByteBuffer> entryCursor;
+  private Cursor<ByteBuffer> postingCursor;
+
+  LmdbRead(LmdbStore store, Txn<ByteBuffer> txn) {
+    this.store = store;
+    this.txn = txn;
+    this.scratch = store.takeScratch();
+    this.keyBuffer = scratch.slice(0, 1024);
+    this.valueBuffer = scratch.slice(1024, 1024);
+  }
+
+  // --- keys --------------------------------------------------------------------------------------
+
+  /** {@code bytes} in this read's key buffer, cut to LMDB's key size. */
+  final ByteBuffer key(byte[] bytes) {
+    return fill(keyBuffer, bytes);
+  }
+
+  final ByteBuffer value(byte[] bytes) {
+    return fill(valueBuffer, bytes);
+  }
+
+  private static ByteBuffer fill(ByteBuffer b, byte[] bytes) {
+    int n = Math.min(bytes.length, LmdbStore.MAX_KEY_BYTES);
+    return b.clear().put(bytes, 0, n).flip();
+  }
+
+  static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static String text(ByteBuffer b) {
+    byte[] a = new byte[b.remaining()];
+    b.get(b.position(), a);
+    return new String(a, StandardCharsets.UTF_8);
+  }
+
+  /** Compares a key LMDB holds with {@code bytes}, as LMDB does: unsigned, shorter first. */
+  static int compare(ByteBuffer key, byte[] bytes) {
+    int n = Math.min(key.remaining(), bytes.length);
+    int p = key.position();
+    for (int i = 0; i < n; i++) {
+      int c = (key.get(p + i) & 0xff) - (bytes[i] & 0xff);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return key.remaining() - bytes.length;
+  }
+
+  // --- entries -----------------------------------------------------------------------------------
+
+  /** The entry LMDB holds at {@code value} (mapped memory), under {@code key}. */
+  StoredEntry entry(String key, ByteBuffer value) {
+    int end = value.limit();
+    int size = value.getInt(end - 4);
+    int userCount = value.getShort(end - 6) & 0xffff;
+    int publicCount = value.getShort(end - 8) & 0xffff;
+    int n = value.getShort(end - 10) & 0xffff;
+    AttributeType[] types = new AttributeType[n];
+    for (int i = 0, p = size; i < n; i++, p += 2) {
+      types[i] = store.type(value.getShort(p) & 0xffff);
+    }
+    return StoredEntry.view(key, value.slice(0, size), types, publicCount, userCount,
+        store.schema);
+  }
+
+  @Override
+  public StoredEntry get(String key) {
+    byte[] k = utf8(key);
+    if (k.length > LmdbStore.MAX_KEY_BYTES) {
+      return null; // never stored
+    }
+    try {
+      ByteBuffer v = store.entries.get(txn, key(k));
+      return v == null ? null : entry(key, v.slice());
+    } catch (LmdbException e) {
+      throw LmdbStore.failure(e);
+    }
+  }
+
+  @Override
+  public StoredEntry ceiling(String key) {
+    try {
+      if (entryCursor == null) {
+        entryCursor = open(store.entries);
+      }
+      byte[] k = utf8(key);
+      if (!seekCeiling(entryCursor, k)) {
+        return null;
+      }
+      return entry(text(entryCursor.key()), entryCursor.val().slice());
+    } catch (LmdbException e) {
+      throw LmdbStore.failure(e);
+    }
+  }
+
+  /** Places {@code c} on the first key at or after {@code k}; false if there is none. */
+  private boolean seekCeiling(Cursor<ByteBuffer> c, byte[] k) {
+    if (k.length == 0) {
+      return c.first(); // LMDB takes no empty key
+    }
+    if (!c.get(key(k), GetOp.MDB_SET_RANGE)) {
+      return false;
+    }
+    while (k.length > LmdbStore.MAX_KEY_BYTES && compare(c.key(), k) < 0) {
+      if (!c.next()) { // the search key was cut: step past the shorter keys it matched
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public Iterator<StoredEntry> entries(String from, boolean inclusive, String end) {
+    Cursor<ByteBuffer> c = open(store.entries);
+    byte[] f = from == null ? null : utf8(from);
+    byte[] e = end == null ? null : utf8(end);
+    boolean found = f == null ? c.first() : seekCeiling(c, f);
+    if (found && f != null && !inclusive && compare(c.key(), f) == 0) {
+      found = c.next();
+    }
+    boolean start = found;
+    return new Walk<>(c, start) {
+      @Override
+      boolean step() {
+        return c.next();
+      }
+
+      @Override
+      StoredEntry current() {
+        return e != null && compare(c.key(), e) >= 0 ? null
+            : entry(text(c.key()), c.val().slice());
+      }
+    };
+  }
+
+  @Override
+  public long entryCount() {
+    try {
+      return store.entries.stat(txn).entries;
+    } catch (LmdbException e) {
+      throw LmdbStore.failure(e);
+    }
+  }
+
+  // --- postings ----------------------------------------------------------------------------------
+
+  private Cursor<ByteBuffer> postingCursor() {
+    if (postingCursor == null) {
+      postingCursor = open(store.postings);
+    }
+    return postingCursor;
+  }
+
+  @Override
+  public long postingSize(ByteString indexKey) {
+    Cursor<ByteBuffer> c = postingCursor();
+    return c.get(key(indexKey.toByteArray()), GetOp.MDB_SET) ? c.count() : 0;
+  }
+
+  @Override
+  public boolean isPosted(ByteString indexKey, String entryKey) {
+    byte[] v = utf8(entryKey);
+    return v.length <= LmdbStore.MAX_KEY_BYTES && postingCursor().get(
+        key(indexKey.toByteArray()), value(v), SeekOp.MDB_GET_BOTH);
+  }
+
+  @Override
+  public Iterator<String> posting(ByteString indexKey, String from, boolean inclusive,
+      String end) {
+    Cursor<ByteBuffer> c = open(store.postings);
+    byte[] f = from == null ? null : utf8(from);
+    byte[] e = end == null ? null : utf8(end);
+    boolean found = f == null ? c.get(key(indexKey.toByteArray()), GetOp.MDB_SET_KEY)
+        : c.get(key(indexKey.toByteArray()), value(f), SeekOp.MDB_GET_BOTH_RANGE);
+    if (found && f != null && !inclusive && compare(c.val(), f) == 0) {
+      found = c.seek(SeekOp.MDB_NEXT_DUP);
+    }
+    return new Walk<>(c, found) {
+      @Override
+      boolean step() {
+        return c.seek(SeekOp.MDB_NEXT_DUP);
+      }
+
+      @Override
+      String current() {
+        return e != null && compare(c.val(), e) >= 0 ? null : text(c.val());
+      }
+    };
+  }
+
+  @Override
+  public Iterator<ByteString> indexKeys(ByteString from, ByteString to, boolean toInclusive) {
+    Cursor<ByteBuffer> c = open(store.postings);
+    byte[] t = to.toByteArray();
+    boolean found = seekCeiling(c, from.toByteArray());
+    return new Walk<>(c, found) {
+      @Override
+      boolean step() {
+        return c.seek(SeekOp.MDB_NEXT_NODUP);
+      }
+
+      @Override
+      ByteString current() {
+        int cmp = compare(c.key(), t);
+        if (cmp > 0 || (cmp == 0 && !toInclusive)) {
+          return null;
+        }
+        byte[] k = new byte[c.key().remaining()];
+        c.key().get(c.key().position(), k);
+        return ByteString.takeOwnership(k);
+      }
+    };
+  }
+
+  // --- cursors -----------------------------------------------------------------------------------
+
+  final Cursor<ByteBuffer> open(Dbi<ByteBuffer> dbi) {
+    try {
+      Cursor<ByteBuffer> c = dbi.openCursor(txn);
+      cursors.add(c);
+      return c;
+    } catch (LmdbException e) {
+      throw LmdbStore.failure(e);
+    }
+  }
+
+  /** A cursor's walk: {@link #current} is the item it is on, or null past the end. */
+  private abstract static class Walk<T> implements Iterator<T> {
+    private boolean on;
+    private T next;
+
+    Walk(Cursor<ByteBuffer> cursor, boolean on) {
+      this.on = on;
+    }
+
+    abstract boolean step();
+
+    abstract T current();
+
+    @Override
+    public boolean hasNext() {
+      if (next == null && on) {
+        next = current();
+        on = next != null;
+      }
+      return next != null;
+    }
+
+    @Override
+    public T next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      T t = next;
+      next = null;
+      on = step();
+      return t;
+    }
+  }
+
+  void closeCursors() {
+    for (Cursor<ByteBuffer> c : cursors) {
+      c.close();
+    }
+    cursors.clear();
+    entryCursor = null;
+    postingCursor = null;
+  }
+
+  @Override
+  public void close() {
+    try {
+      closeCursors();
+      txn.close();
+    } finally {
+      store.giveScratch(scratch);
+    }
+  }
+}

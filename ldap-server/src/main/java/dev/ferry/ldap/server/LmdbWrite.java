@@ -1,0 +1,116 @@
+package dev.ferry.ldap.server;
+
+import dev.ferry.bytes.ByteString;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import org.lmdbjava.LmdbException;
+
+/**
+ * A change of an {@link LmdbStore}: LMDB's one write transaction, whose commit returns once
+ * the change is on disk. Entries it returns are held in memory of their own (a change may free
+ * the pages it read), and new attribute types get their ids saved in the same transaction.
+ */
+final class LmdbWrite extends LmdbRead implements Store.Write {
+  private final List<Integer> savedIds = new ArrayList<>();
+
+  LmdbWrite(LmdbStore store) {
+    super(store, store.env.txnWrite());
+  }
+
+  @Override
+  StoredEntry entry(String key, ByteBuffer value) {
+    return super.entry(key, value).detached();
+  }
+
+  @Override
+  public void put(StoredEntry e) {
+    byte[] k = utf8(e.key);
+    LmdbStore.checkKey(k.length, "the DN " + e.dnText());
+    int n = e.attributeCount();
+    int[] ids = new int[n];
+    for (int i = 0; i < n; i++) {
+      ids[i] = store.typeId(e.type(i));
+      if (store.unsaved.contains(ids[i]) && !savedIds.contains(ids[i])) {
+        putText("type/" + ids[i], e.type(i).oid);
+        savedIds.add(ids[i]);
+      }
+    }
+    try {
+      ByteBuffer v = store.entries.reserve(txn, key(k), e.size + 2 * n + TRAILER_BYTES)
+          .order(ByteOrder.BIG_ENDIAN);
+      int p = 0;
+      v.put(0, e.bytes(), 0, e.size);
+      p += e.size;
+      for (int id : ids) {
+        v.putShort(p, (short) id);
+        p += 2;
+      }
+      v.putShort(p, (short) n);
+      v.putShort(p + 2, (short) e.publicCount);
+      v.putShort(p + 4, (short) e.userCount);
+      v.putInt(p + 6, e.size);
+    } catch (LmdbException x) {
+      throw LmdbStore.failure(x);
+    }
+  }
+
+  @Override
+  public void remove(String key) {
+    byte[] k = utf8(key);
+    try {
+      if (k.length <= LmdbStore.MAX_KEY_BYTES) {
+        store.entries.delete(txn, key(k));
+      }
+    } catch (LmdbException x) {
+      throw LmdbStore.failure(x);
+    }
+  }
+
+  @Override
+  public void post(ByteString indexKey, String entryKey) {
+    try {
+      store.postings.put(txn, key(indexKey.toByteArray()), value(utf8(entryKey)));
+    } catch (LmdbException x) {
+      throw LmdbStore.failure(x);
+    }
+  }
+
+  @Override
+  public void unpost(ByteString indexKey, String entryKey) {
+    try {
+      store.postings.delete(txn, key(indexKey.toByteArray()), value(utf8(entryKey)));
+    } catch (LmdbException x) {
+      throw LmdbStore.failure(x);
+    }
+  }
+
+  @Override
+  public void clearPostings() {
+    try {
+      store.postings.drop(txn);
+    } catch (LmdbException x) {
+      throw LmdbStore.failure(x);
+    }
+  }
+
+  void putText(String key, String value) {
+    try {
+      store.meta.put(txn, key(utf8(key)), LmdbStore.key(value)); // any length
+    } catch (LmdbException x) {
+      throw LmdbStore.failure(x);
+    }
+  }
+
+  @Override
+  public void commit() {
+    closeCursors();
+    try {
+      txn.commit();
+    } catch (LmdbException x) {
+      throw LmdbStore.failure(x);
+    }
+    store.unsaved.removeAll(savedIds);
+  }
+}

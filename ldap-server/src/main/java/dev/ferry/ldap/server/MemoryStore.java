@@ -1,0 +1,138 @@
+package dev.ferry.ldap.server;
+
+import dev.ferry.bytes.ByteString;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * A store in memory: entries held in a concurrent sorted map, postings in another. Reads take
+ * no lock and see each entry before or after a change to it; a change is applied as it is made
+ * (every update checks all it needs before changing anything) and commit has nothing to do.
+ */
+final class MemoryStore implements Store {
+  private final ConcurrentSkipListMap<String, StoredEntry> entries = new ConcurrentSkipListMap<>();
+  private final ConcurrentSkipListMap<ByteString, Posting> postings =
+      new ConcurrentSkipListMap<>();
+  private volatile int count; // a skip list's own size() walks the whole list
+
+  private final Write access = new Access();
+
+  @Override
+  public Read read() {
+    return access;
+  }
+
+  @Override
+  public Write write() {
+    return access;
+  }
+
+  @Override
+  public void close() {}
+
+  /** Returns the entries as they are now; cheap, since entries are immutable. */
+  Map<String, StoredEntry> snapshot() {
+    return Map.copyOf(entries);
+  }
+
+  /** Empties the store (to load a snapshot back). */
+  void clear() {
+    entries.clear();
+    postings.clear();
+    count = 0;
+  }
+
+  /** Reads and changes alike: the maps as they are. */
+  private final class Access implements Write {
+    @Override
+    public StoredEntry get(String key) {
+      return entries.get(key);
+    }
+
+    @Override
+    public StoredEntry ceiling(String key) {
+      Map.Entry<String, StoredEntry> e = entries.ceilingEntry(key);
+      return e == null ? null : e.getValue();
+    }
+
+    @Override
+    public Iterator<StoredEntry> entries(String from, boolean inclusive, String end) {
+      NavigableMap<String, StoredEntry> tail = from == null ? entries
+          : entries.tailMap(from, inclusive);
+      return (end == null ? tail : tail.headMap(end, false)).values().iterator();
+    }
+
+    @Override
+    public long entryCount() {
+      return count;
+    }
+
+    @Override
+    public long postingSize(ByteString indexKey) {
+      Posting p = postings.get(indexKey);
+      return p == null ? 0 : p.size();
+    }
+
+    @Override
+    public boolean isPosted(ByteString indexKey, String entryKey) {
+      Posting p = postings.get(indexKey);
+      return p != null && p.contains(entryKey);
+    }
+
+    @Override
+    public Iterator<String> posting(ByteString indexKey, String from, boolean inclusive,
+        String end) {
+      Posting p = postings.get(indexKey);
+      return p == null ? Collections.emptyIterator() : p.keys(from, inclusive, end);
+    }
+
+    @Override
+    public Iterator<ByteString> indexKeys(ByteString from, ByteString to, boolean toInclusive) {
+      return postings.subMap(from, true, to, toInclusive).keySet().iterator();
+    }
+
+    @Override
+    public void put(StoredEntry e) {
+      if (entries.put(e.key, e) == null) {
+        count++; // one writer at a time: the directory's write lock
+      }
+    }
+
+    @Override
+    public void remove(String key) {
+      if (entries.remove(key) != null) {
+        count--;
+      }
+    }
+
+    @Override
+    public void post(ByteString indexKey, String entryKey) {
+      postings.computeIfAbsent(indexKey, k -> new Posting()).add(entryKey);
+    }
+
+    @Override
+    public void unpost(ByteString indexKey, String entryKey) {
+      Posting p = postings.get(indexKey);
+      if (p != null) {
+        p.remove(entryKey);
+        if (p.size() == 0) {
+          postings.remove(indexKey);
+        }
+      }
+    }
+
+    @Override
+    public void clearPostings() {
+      postings.clear();
+    }
+
+    @Override
+    public void commit() {}
+
+    @Override
+    public void close() {}
+  }
+}

@@ -1,0 +1,81 @@
+package dev.ferry.ldap.server;
+
+import dev.ferry.bytes.ByteString;
+import java.util.Iterator;
+
+/**
+ * Where a directory's entries and their index postings live: {@link MemoryStore} (in memory,
+ * for tests and small directories) or {@link LmdbStore} (durable, in LMDB). Entries are keyed by
+ * their DN key ({@link Schema#normalize}) and walked in key order, so that a subtree is one
+ * range of keys; a posting is the set of entry keys one index key names, in key order too.
+ *
+ * <p>Every read goes through a {@link Read} that sees the store as it was when the read began
+ * (a durable store) or as it is (in memory, where each entry is seen before or after a change to
+ * it); entries it returns are valid until it is closed. Changes go through a {@link Write}, one
+ * at a time, and are seen by reads begun after {@link Write#commit}, which returns once the
+ * change is durable.
+ */
+interface Store extends AutoCloseable {
+  Read read();
+
+  /** Begins a change; the caller holds the directory's write lock. */
+  Write write();
+
+  @Override
+  void close();
+
+  /** A read of the store. */
+  interface Read extends AutoCloseable {
+    StoredEntry get(String key);
+
+    /** The first entry whose key is {@code key} or after it, or null. */
+    StoredEntry ceiling(String key);
+
+    /**
+     * The entries from {@code from} (the first if null; itself only if {@code inclusive}) and
+     * before {@code end} (no bound if null), in key order.
+     */
+    Iterator<StoredEntry> entries(String from, boolean inclusive, String end);
+
+    long entryCount();
+
+    /** The number of entry keys posted under {@code indexKey}. */
+    long postingSize(ByteString indexKey);
+
+    boolean isPosted(ByteString indexKey, String entryKey);
+
+    /** The entry keys posted under {@code indexKey}, bounded as {@link #entries} bounds. */
+    Iterator<String> posting(ByteString indexKey, String from, boolean inclusive, String end);
+
+    /**
+     * The index keys from {@code from} (inclusive) up to {@code to} (inclusive if {@code
+     * toInclusive}), in order, that have postings.
+     */
+    Iterator<ByteString> indexKeys(ByteString from, ByteString to, boolean toInclusive);
+
+    @Override
+    void close();
+  }
+
+  /** A change of the store: reads see it; others see it once committed. */
+  interface Write extends Read {
+    /** Puts an entry held in memory ({@link StoredEntry#isHeld}), replacing one of its key. */
+    void put(StoredEntry e);
+
+    void remove(String key);
+
+    void post(ByteString indexKey, String entryKey);
+
+    void unpost(ByteString indexKey, String entryKey);
+
+    /** Removes every posting (the indexes are then made again). */
+    void clearPostings();
+
+    /** Makes the change visible and, in a durable store, durable before it returns. */
+    void commit();
+
+    /** Ends the change; without a commit, nothing of it is kept. */
+    @Override
+    void close();
+  }
+}
