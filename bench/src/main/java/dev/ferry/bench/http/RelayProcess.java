@@ -23,36 +23,67 @@ import java.util.regex.Pattern;
  */
 final class RelayProcess implements AutoCloseable {
   private static final Pattern LISTENING =
-      Pattern.compile("(?:broker|relay) at http://[^:]+:(\\d+)/");
+      Pattern.compile("(?:broker|relay|echo|echo service) at (http://[^:]+:(\\d+)/\\S*)");
 
   private final Process process;
   private final Path dir;
   private final int port;
+  private final URI address; // as the process printed it
 
-  private RelayProcess(Process process, Path dir, int port) {
+  private RelayProcess(Process process, Path dir, int port, URI address) {
     this.process = process;
     this.dir = dir;
     this.port = port;
+    this.address = address;
   }
 
   /** Starts {@code ferry broker} routing {@code /echo} to {@code backend}. */
   static RelayProcess broker(URI backend) throws IOException {
+    Path dir = Files.createTempDirectory("ferry-broker");
+    Path routes = dir.resolve("routes.yaml");
+    Files.writeString(routes, "routes:\n  - path: /echo\n    to: " + backend + "\n");
+    return start(cli("ferry.bench.brokerJvmOptions", "broker", "--routes", routes.toString(),
+        "--port", "0"), dir);
+  }
+
+  /**
+   * Starts {@code ferry serve}: the testMtom echo as the shipped command serves it, its access
+   * log on (its default). {@code ferry.bench.serverJvmOptions} adds JVM options.
+   */
+  static RelayProcess serve() throws IOException {
+    return start(cli("ferry.bench.serverJvmOptions", "serve", "--port", "0"),
+        Files.createTempDirectory("ferry-serve"));
+  }
+
+  /**
+   * Starts {@link EchoServerMain} for {@code stack} in a JVM of its own on this JVM's class
+   * path; {@code ferry.bench.serverJvmOptions} adds JVM options.
+   */
+  static RelayProcess echoServer(String stack) throws IOException {
+    List<String> command = new ArrayList<>(List.of(java()));
+    command.addAll(options("ferry.bench.serverJvmOptions"));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+        EchoServerMain.class.getName(), stack));
+    return start(command, Files.createTempDirectory("echo-server"));
+  }
+
+  /** The shipped command-line jar run with {@code args}, as {@code ./ferry} runs it. */
+  private static List<String> cli(String optionsProperty, String... args) throws IOException {
     Path jar = Path.of(System.getProperty("ferry.bench.cliJar", "cli/target/ferry-cli.jar"));
     if (!Files.isRegularFile(jar)) {
       throw new IOException(jar.toAbsolutePath() + " is missing: ./mvnw package -DskipTests");
     }
-    Path dir = Files.createTempDirectory("ferry-broker");
-    Path routes = dir.resolve("routes.yaml");
-    Files.writeString(routes, "routes:\n  - path: /echo\n    to: " + backend + "\n");
     List<String> command = new ArrayList<>(List.of(java(), "--add-modules",
         "jdk.incubator.vector"));
-    String options = System.getProperty("ferry.bench.brokerJvmOptions", "").strip();
-    if (!options.isEmpty()) {
-      command.addAll(List.of(options.split("\\s+")));
-    }
-    command.addAll(List.of("-jar", jar.toString(), "broker", "--routes", routes.toString(),
-        "--port", "0"));
-    return start(command, dir);
+    command.addAll(options(optionsProperty));
+    command.addAll(List.of("-jar", jar.toString()));
+    command.addAll(List.of(args));
+    return command;
+  }
+
+  private static List<String> options(String property) {
+    String options = System.getProperty(property, "").strip();
+    return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
   }
 
   /**
@@ -80,7 +111,7 @@ final class RelayProcess implements AutoCloseable {
       Matcher m = LISTENING.matcher(line);
       if (m.find()) {
         Thread.ofVirtual().start(() -> drain(out));
-        return new RelayProcess(p, dir, Integer.parseInt(m.group(1)));
+        return new RelayProcess(p, dir, Integer.parseInt(m.group(2)), URI.create(m.group(1)));
       }
     }
     p.destroyForcibly();
@@ -106,12 +137,18 @@ final class RelayProcess implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + port + path);
   }
 
+  /** The address the process printed. */
+  URI address() {
+    return address;
+  }
+
   @Override
   public void close() throws IOException, InterruptedException {
     process.destroy();
     if (!process.waitFor(10, TimeUnit.SECONDS)) {
       process.destroyForcibly();
     }
+    process.getOutputStream().close(); // an echo server ends with its standard input
     Files.deleteIfExists(dir.resolve("routes.yaml"));
     Files.deleteIfExists(dir.resolve("stderr.log"));
     Files.deleteIfExists(dir);
