@@ -58,6 +58,14 @@ suite_jaxws() {
       -p mtom=true,false -p size=1024,2048,4096,8192,16384 -f 1 -wi 8 -w 2s -i 5 -r 1s
 }
 
+suite_server_cpu() { # each server in its own JVM: ferry serve, Ferry's JAX-WS endpoint, CXF's
+  local probe="java -cp $JAR dev.ferry.bench.http.ServerCpuProbe"
+  $probe 4096 1 10 > "$OUT/server-cpu-4k.txt"
+  $probe 32768 1 10 > "$OUT/server-cpu-32k.txt"
+  $probe 32768 8 10 > "$OUT/server-cpu-32k-8.txt"
+  $probe 1048576 1 10 > "$OUT/server-cpu-1m.txt"
+}
+
 suite_war() { # the typed echo as a web application in Tomcat 11: Ferry's initializer, CXF's servlet
   local war='-p stack=ferry-war,cxf-war -p mtom=true'
   jmh war-echo 'EchoRoundTripBenchmark.roundTrip' $war -p size=4096,32768,1048576,12582912 \
@@ -90,7 +98,7 @@ suite_wss() {
 }
 
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(mime soap broker jaxws war ldap ldap_search wss)
+[ ${#suites[@]} -eq 0 ] && suites=(mime soap broker jaxws server_cpu war ldap ldap_search wss)
 for s in "${suites[@]}"; do
   "suite_${s//-/_}"
 done
