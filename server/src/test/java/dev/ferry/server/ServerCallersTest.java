@@ -87,6 +87,26 @@ class ServerCallersTest {
   }
 
   @Test
+  void aReplyThatFitsTheBufferGoesWithItsLengthALongerOneChunkedAndWhole() throws Exception {
+    try (SoapServer server = SoapServer.builder().endpoint("/echo", echo()).build().start();
+        HttpClient http = HttpClient.newHttpClient()) {
+      HttpResponse<String> small = post(http, server.uri("/echo"));
+      assertThat(small.headers().firstValue("Content-Length"))
+          .hasValue(Integer.toString(small.body().getBytes(StandardCharsets.UTF_8).length));
+      assertThat(small.headers().firstValue("Transfer-Encoding")).isEmpty();
+
+      String text = "x".repeat(200_000);
+      HttpResponse<String> large = http.send(HttpRequest.newBuilder(server.uri("/echo"))
+          .header("Content-Type", "text/xml").POST(HttpRequest.BodyPublishers.ofString(
+              ENVELOPE.replace("</s:Body>", "<t>" + text + "</t></s:Body>"))).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(large.statusCode()).isEqualTo(200);
+      assertThat(large.headers().firstValue("Transfer-Encoding")).hasValue("chunked");
+      assertThat(large.body()).contains(text).endsWith("Envelope>");
+    }
+  }
+
+  @Test
   void pastMaxRequestsACallerIsRefusedAtOnceWith503() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch entered = new CountDownLatch(2);

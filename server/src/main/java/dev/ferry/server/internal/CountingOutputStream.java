@@ -4,7 +4,13 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 
-/** Counts the bytes written through it; writes in bulk (FilterOutputStream would not). */
+/**
+ * Counts the bytes of a reply written through it; writes in bulk (FilterOutputStream would not).
+ * A flush stops here: the container writes its buffer when it fills and when the servlet
+ * returns, and then, for a reply that fitted the buffer, with its Content-Length in one write.
+ * A payload's flush at its end would commit the reply first, chunked, and cost the terminating
+ * chunk a write of its own.
+ */
 public final class CountingOutputStream extends FilterOutputStream {
   private long count;
 
@@ -29,7 +35,12 @@ public final class CountingOutputStream extends FilterOutputStream {
   }
 
   @Override
-  public void close() throws IOException {
-    flush(); // the container closes the response itself
+  public void flush() {
+    // the container's to decide
+  }
+
+  @Override
+  public void close() {
+    // the container closes the response itself
   }
 }
