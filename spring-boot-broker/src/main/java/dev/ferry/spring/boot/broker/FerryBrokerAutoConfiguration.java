@@ -8,6 +8,7 @@ import dev.ferry.spring.boot.SslBundleTls;
 import dev.ferry.spring.boot.broker.internal.BrokerHealth;
 import dev.ferry.spring.boot.broker.internal.ManagedBroker;
 import dev.ferry.spring.boot.broker.internal.RouteTables;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.springframework.beans.factory.ObjectProvider;
@@ -31,10 +32,15 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 /**
  * Ferry's SOAP broker when {@code ferry.broker.routes} or {@code ferry.broker.routes-file} name
  * routes: built (and its routes checked) as the context starts, listening from the start of
- * the application's lifecycle, drained and closed at its end. A health indicator
- * ({@code ferryBroker}) reports it where Actuator's health is present.
+ * the application's lifecycle, drained and closed at its end. Its meters
+ * ({@code ferry.broker.*}) go to the application's {@code MeterRegistry} too, and a health
+ * indicator ({@code ferryBroker}) reports it where Actuator's health is present.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration")
+@AutoConfiguration(afterName = {
+    "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+    "org.springframework.boot.micrometer.metrics.autoconfigure"
+        + ".CompositeMeterRegistryAutoConfiguration",
+    "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration"})
 @ConditionalOnClass(Broker.class)
 @Conditional(FerryBrokerAutoConfiguration.RoutesGiven.class)
 @EnableConfigurationProperties(BrokerProperties.class)
@@ -46,10 +52,12 @@ public class FerryBrokerAutoConfiguration {
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   public ManagedBroker ferryBroker(BrokerProperties properties,
-      ObjectProvider<SslBundles> ssl, ConfigurableEnvironment environment) {
+      ObjectProvider<SslBundles> ssl, ObjectProvider<MeterRegistry> registry,
+      ConfigurableEnvironment environment) {
     Routes routes = RouteTables.of(properties);
     Broker.Builder b = Broker.builder().routes(routes).host(properties.getHost())
         .port(properties.getPort()).name(properties.getName());
+    registry.ifAvailable(b::meterRegistry);
     if (properties.getSslBundle() != null) {
       SslBundles bundles = ssl.getIfAvailable();
       if (bundles == null) {

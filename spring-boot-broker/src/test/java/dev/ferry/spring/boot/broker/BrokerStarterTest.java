@@ -13,6 +13,7 @@ import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
 import dev.ferry.spring.boot.broker.internal.ManagedBroker;
 import dev.ferry.xop.MtomPolicy;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.net.URI;
@@ -111,6 +112,15 @@ class BrokerStarterTest {
       assertThat(h.getStatus().getCode()).isEqualTo("UP");
       assertThat(h.getDetails().get("routes").toString()).contains("/echo=" + backend.uri(
           "/echo"));
+      MeterRegistry boots = context.getBean(MeterRegistry.class);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (broker.broker().inFlight() > 0 && System.nanoTime() < deadline) {
+        Thread.onSpinWait(); // the exchange is counted as it ends, after the answer went out
+      }
+      assertThat(boots.get("ferry.broker.latency").tag("route", "/echo").timer().count())
+          .as("the broker's meters in Boot's registry").isEqualTo(1);
+      assertThat(boots.get("ferry.broker.requests").tag("route", "/echo").tag("status", "200")
+          .counter().count()).isEqualTo(1);
     }
     assertThatThrownBy(() -> new Socket("127.0.0.1", port).close())
         .as("the broker closed with the application").isInstanceOf(ConnectException.class);
