@@ -19,8 +19,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -126,6 +129,13 @@ class TlsAndErrorsTest {
         .close()).hasStackTraceContaining("ferry.ldap.pool.min (3) is above");
     assertThatThrownBy(() -> app("ferry.ldap.embedded.ldif=classpath:missing.ldif").run()
         .close()).hasStackTraceContaining("ferry.ldap.embedded.ldif: there is no");
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(FerryLdapAutoConfiguration.class))
+        .withClassLoader(new FilteredClassLoader(LdapServer.class))
+        .withPropertyValues("ferry.ldap.embedded.base-dn=o=Ferry")
+        .run(context -> assertThat(context.getStartupFailure()).as("without ldap-server")
+            .hasStackTraceContaining("ferry.ldap.embedded.base-dn is set, but the directory"
+                + " server (dev.ferry:ferry-ldap-server) is not on the class path"));
     assertThatThrownBy(() -> app("ferry.ldap.embedded.ssl.bundle=nope").run().close())
         .hasStackTraceContaining("ferry.ldap.embedded.ssl.bundle")
         .hasStackTraceContaining("there is no SSL bundle \"nope\"");
