@@ -3,8 +3,6 @@ package dev.ferry.spring.boot.ldap.internal;
 import dev.ferry.ldap.LdifReader;
 import dev.ferry.ldap.server.AccessRules;
 import dev.ferry.ldap.server.LdapServer;
-import dev.ferry.security.ClientAuth;
-import dev.ferry.spring.boot.SslBundleTls;
 import dev.ferry.spring.boot.ldap.LdapProperties;
 import java.io.IOException;
 import java.io.InputStream;
@@ -56,7 +54,8 @@ public final class EmbeddedDirectory {
       b.records(read(r));
     }
     if (p.getSsl().getBundle() != null) {
-      SSLContext tls = tls(bundles, p.getSsl().getBundle(), "ferry.ldap.embedded.ssl.bundle");
+      SSLContext tls = BundleContexts.of(bundles, p.getSsl().getBundle(),
+          "ferry.ldap.embedded.ssl.bundle");
       if (p.getSsl().getMode() == LdapProperties.TlsMode.LDAPS) {
         b.ldaps(tls);
       } else {
@@ -73,19 +72,6 @@ public final class EmbeddedDirectory {
     environment.getPropertySources().addFirst(new MapPropertySource("ferryLdapEmbedded",
         Map.of("local.ldap.port", server.port(), "local.ferry.ldap.url", server.url())));
     return server;
-  }
-
-  /** The TLS context of an SSL bundle, failing with the property that named it. */
-  static SSLContext tls(SslBundles bundles, String name, String property) {
-    if (bundles == null) {
-      throw new IllegalStateException(property + " is set but the application has no SSL"
-          + " bundles");
-    }
-    try {
-      return SslBundleTls.of(bundles, name, ClientAuth.NONE).sslContext();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(property + ": " + e.getMessage(), e);
-    }
   }
 
   private static List<Resource> ldif(LdapProperties.Embedded p, ResourceLoader resources) {

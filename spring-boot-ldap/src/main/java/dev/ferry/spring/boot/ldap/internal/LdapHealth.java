@@ -2,6 +2,7 @@ package dev.ferry.spring.boot.ldap.internal;
 
 import dev.ferry.ldap.LdapPool;
 import java.io.IOException;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -37,11 +38,11 @@ public final class LdapHealth implements HealthIndicator {
         b = Health.down().withDetail("error", e.getMessage());
       }
       LdapPool.Stats s = pool.stats();
-      b.withDetail("pool", java.util.Map.of("open", s.open(), "idle", s.idle(),
+      b.withDetail("pool", Map.of("open", s.open(), "idle", s.idle(),
           "leased", s.leased()));
     }
     if (embeddedUrl != null) {
-      b.withDetail("embedded", java.util.Map.of("url", embeddedUrl.get(),
+      b.withDetail("embedded", Map.of("url", embeddedUrl.get(),
           "entries", embeddedEntries.get()));
     }
     return b.build();

@@ -35,7 +35,7 @@ public final class Pools {
     LdapOptions.Builder options = LdapOptions.builder().timeout(p.getTimeout());
     LdapProperties.Tls ssl = p.getSsl();
     if (ssl.getBundle() != null) {
-      options.sslContext(EmbeddedDirectory.tls(bundles, ssl.getBundle(),
+      options.sslContext(BundleContexts.of(bundles, ssl.getBundle(),
           "ferry.ldap.pool.ssl.bundle"));
     }
     LdapPool.Builder b = LdapPool.builder().strategy(p.getStrategy()).options(options.build())
