@@ -16,7 +16,7 @@ module dev.ferry.jaxws {
   requires java.logging;
 
   exports dev.ferry.jaxws;
-  exports dev.ferry.jaxws.internal to dev.ferry.jaxws.servlet;
+  exports dev.ferry.jaxws.internal to dev.ferry.jaxws.servlet, dev.ferry.spring.boot.jaxws;
 
   provides jakarta.xml.ws.spi.Provider with dev.ferry.jaxws.FerryProvider;
 }

@@ -64,7 +64,7 @@ public final class Broker implements AutoCloseable {
       }
     }
     this.tls = b.tls == null ? null : NettyTls.server(b.tls);
-    this.metrics = new BrokerMetrics(b.routes.routes());
+    this.metrics = new BrokerMetrics(b.routes.routes(), b.meterRegistry);
     if (b.tls != null && b.tls.identity() != null) {
       metrics.registry().gauge("ferry.tls.certificate.expiry.seconds", b.tls,
           TlsSettings::certificateSecondsLeft);
@@ -184,8 +184,18 @@ public final class Broker implements AutoCloseable {
     private String name = "ferry-broker";
     private TlsSettings tls;
     private Authenticator authenticator;
+    private io.micrometer.core.instrument.MeterRegistry meterRegistry;
 
     private Builder() {}
+
+    /**
+     * Registers every meter ({@code ferry.broker.*}) in {@code registry} too, such as Spring
+     * Boot's, as well as in the Prometheus registry {@code /metrics} serves.
+     */
+    public Builder meterRegistry(io.micrometer.core.instrument.MeterRegistry registry) {
+      this.meterRegistry = Objects.requireNonNull(registry);
+      return this;
+    }
 
     /**
      * Listens with TLS (1.3 and 1.2): the broker's key and chain, and whether and against what

@@ -1,8 +1,11 @@
 package dev.ferry.broker;
 
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.HashMap;
@@ -25,14 +28,19 @@ final class BrokerMetrics {
 
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  /** Where meters are registered: the Prometheus registry, or it and the application's. */
+  private final MeterRegistry meters;
   private final AtomicLong inFlight = new AtomicLong();
   private final Map<String, RouteMeters> byRoute;
   private final Counter refused;
 
-  BrokerMetrics(List<Routes.Route> routes) {
-    registry.gauge(PREFIX + ".in.flight", inFlight);
+  /** {@code also}: an application's registry (Spring Boot's) to register every meter in too. */
+  BrokerMetrics(List<Routes.Route> routes, MeterRegistry also) {
+    meters = also == null ? registry
+        : new CompositeMeterRegistry(Clock.SYSTEM, List.of(registry, also));
+    meters.gauge(PREFIX + ".in.flight", inFlight);
     refused = Counter.builder(PREFIX + ".refused").description("requests refused with 503:"
-        + " maxExchanges were in flight").register(registry);
+        + " maxExchanges were in flight").register(meters);
     Map<String, RouteMeters> m = new HashMap<>();
     for (Routes.Route r : routes) {
       m.computeIfAbsent(r.name(), RouteMeters::new);
@@ -84,11 +92,11 @@ final class BrokerMetrics {
 
     RouteMeters(String route) {
       this.route = route;
-      latency = Timer.builder(PREFIX + ".latency").tag("route", route).register(registry);
+      latency = Timer.builder(PREFIX + ".latency").tag("route", route).register(meters);
       requestBytes = DistributionSummary.builder(PREFIX + ".request.bytes").baseUnit("bytes")
-          .tag("route", route).register(registry);
+          .tag("route", route).register(meters);
       responseBytes = DistributionSummary.builder(PREFIX + ".response.bytes").baseUnit("bytes")
-          .tag("route", route).register(registry);
+          .tag("route", route).register(meters);
     }
 
     /** Statuses are three digits, so this map stays small whatever callers send. */
@@ -96,7 +104,7 @@ final class BrokerMetrics {
       Counter c = byStatus.get(status); // the common case: no lambda, no lock
       return c != null ? c : byStatus.computeIfAbsent(status, s -> Counter.builder(PREFIX
           + ".requests").tag("route", route).tag("status", Integer.toString(s))
-          .register(registry));
+          .register(meters));
     }
   }
 }

@@ -75,7 +75,7 @@ class EndpointPublishTest {
       assertThat(r.contentType()).startsWith("multipart/related")
           .contains("application/xop+xml");
       String envelope = r.message().toByteString().utf8();
-      assertThat(envelope).contains("testMtomResponse").contains("<ns1:name>n</ns1:name>")
+      assertThat(envelope).contains("testMtomResponse").contains("<ns2:name>n</ns2:name>")
           .contains("xop:Include");
       Attachment a = r.buffer().attachments().attachments().iterator().next();
       assertThat(a.bytes().toByteArray()).isEqualTo(blob);
@@ -154,7 +154,7 @@ class EndpointPublishTest {
     assertThat(over.reason()).isEqualTo("balance 100 < 500");
     assertThat(over.detail()).isEmpty(); // its one property, the message, is the reason
     try (SoapResponse r = client.call(bankUri, withdraw("a", 500), null)) {
-      assertThat(r.message().toByteString().utf8()).contains("<detail><ns1:Overdrawn");
+      assertThat(r.message().toByteString().utf8()).contains("<detail><ns2:Overdrawn");
     }
   }
 

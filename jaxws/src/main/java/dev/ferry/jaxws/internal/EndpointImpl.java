@@ -40,6 +40,12 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
   public static final String CODEC = "dev.ferry.jaxws.codec";
   /** A port's request context property: the client's {@code TlsSettings}. */
   public static final String TLS = "dev.ferry.jaxws.tls";
+  /**
+   * An endpoint property: {@code Boolean.TRUE} where a container (Spring's) calls the
+   * implementation's {@code @PostConstruct} and {@code @PreDestroy} itself, so that the runtime
+   * only injects its {@code WebServiceContext}.
+   */
+  public static final String CONTAINER_LIFECYCLE = "dev.ferry.jaxws.containerLifecycle";
 
   private final Object implementor;
   private final Class<?> implementorClass;
@@ -52,6 +58,7 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
   private Executor executor;
   private URI published;
   private Runnable unpublish;
+  private String containerPath;
 
   /** An endpoint serving {@code implementor}, or calling {@code invoker} for its class. */
   public EndpointImpl(String bindingId, Object implementor, Class<?> implementorClass,
@@ -91,9 +98,19 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
     return implementor;
   }
 
+  /**
+   * Publishes at {@code address}: an {@code http} or {@code https} URL on Ferry's embedded
+   * server, or a path alone ({@code /orders}, as CXF takes under its servlet), which the
+   * application's container serves under its JAX-WS path when it takes the endpoint (Ferry's
+   * Spring Boot starter does so for {@code Endpoint} beans); until then nothing answers there.
+   */
   @Override
   public synchronized void publish(String address) {
     requireUnpublished();
+    if (address != null && address.startsWith("/")) {
+      containerPath = address;
+      return;
+    }
     URI uri = URI.create(address);
     SoapCodec codec = codec();
     Servers.publish(uri, codec, dispatcher(codec), server);
@@ -135,15 +152,28 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
    * stops routing to it itself).
    */
   public synchronized Dispatcher host(String path, SoapCodec codec) {
-    requireUnpublished();
+    if (published != null) {
+      throw new IllegalStateException("already published at " + published);
+    }
     Dispatcher d = dispatcher(codec);
     published(URI.create(path), () -> { });
     return d;
   }
 
+  /** Whether a container calls the implementation's lifecycle methods itself. */
+  boolean containerLifecycle() {
+    return Boolean.TRUE.equals(properties.get(CONTAINER_LIFECYCLE));
+  }
+
+  /** The path {@link #publish(String)} was given for a container, or null. */
+  public synchronized String containerPath() {
+    return containerPath;
+  }
+
   private void requireUnpublished() {
-    if (published != null) {
-      throw new IllegalStateException("already published at " + published);
+    if (published != null || containerPath != null) {
+      throw new IllegalStateException("already published at "
+          + (published != null ? published : containerPath));
     }
   }
 
@@ -184,7 +214,7 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
         new EndpointRuntime.Names(service, port, new QName(model.targetNamespace(),
             model.portTypeName())), executor);
     if (implementor != null) {
-      Injection.inject(implementor, new ServerContext());
+      Injection.inject(implementor, new ServerContext(), !containerLifecycle());
     } else if (invoker != null) {
       try {
         invoker.inject(new ServerContext());
@@ -228,7 +258,7 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
       unpublish.run();
       published = null;
       unpublish = null;
-      if (implementor != null) {
+      if (implementor != null && !containerLifecycle()) {
         Injection.destroy(implementor);
       }
     }

@@ -18,7 +18,11 @@ import java.lang.reflect.Method;
 final class Injection {
   private Injection() {}
 
-  static void inject(Object implementor, WebServiceContext context) {
+  /**
+   * Injects {@code context}; calls {@code @PostConstruct} unless {@code lifecycle} is false (a
+   * container such as Spring's has called it already).
+   */
+  static void inject(Object implementor, WebServiceContext context, boolean lifecycle) {
     for (Class<?> c = implementor.getClass(); c != null && c != Object.class;
         c = c.getSuperclass()) {
       for (Field f : c.getDeclaredFields()) {
@@ -34,7 +38,9 @@ final class Injection {
         }
       }
     }
-    lifecycle(implementor, PostConstruct.class);
+    if (lifecycle) {
+      lifecycle(implementor, PostConstruct.class);
+    }
   }
 
   static void destroy(Object implementor) {

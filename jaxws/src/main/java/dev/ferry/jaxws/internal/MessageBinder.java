@@ -29,7 +29,7 @@ import javax.xml.stream.XMLStreamWriter;
  * parts as header blocks. One pass over the envelope reads headers and body. Thread-safe.
  */
 public final class MessageBinder {
-  private static final String WRAPPER_PREFIX = "ns1";
+  private static final String WRAPPER_PREFIX = "ns2"; // as the JAXB RI (so CXF, Metro) names it
 
   private final SoapCodec codec;
 

@@ -78,7 +78,7 @@ final class ProviderRuntime implements Endpoint {
     }
     Object implementor = endpoint.getImplementor();
     ProviderRuntime p = new ProviderRuntime(implementor, type, binding, codec);
-    Injection.inject(implementor, new ServerContext());
+    Injection.inject(implementor, new ServerContext(), !endpoint.containerLifecycle());
     WebServiceProvider wsp = type.getAnnotation(WebServiceProvider.class);
     Dispatcher.Builder d = Dispatcher.builder().fallback(p).guard(binding.guard())
         .versions(binding.version());

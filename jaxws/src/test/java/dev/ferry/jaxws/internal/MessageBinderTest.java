@@ -81,8 +81,8 @@ class MessageBinderTest {
   void defaultNamesAreArgNAndReturnUnqualified() throws Exception {
     Operation add = operation(SHAPES, "add");
     Wire wire = request(add, MtomPolicy.NEVER, 2, 3);
-    assertThat(wire.text()).contains("<ns1:add xmlns:ns1=\"urn:shapes\"><arg0>2</arg0>"
-        + "<arg1>3</arg1></ns1:add>");
+    assertThat(wire.text()).contains("<ns2:add xmlns:ns2=\"urn:shapes\"><arg0>2</arg0>"
+        + "<arg1>3</arg1></ns2:add>");
     assertThat(readRequest(add, wire)).containsExactly(2, 3);
   }
 

@@ -149,6 +149,9 @@ final class Connection {
   /** Reads and performs requests until the client unbinds or the connection breaks. */
   void serve() {
     try {
+      if (server.ldaps()) {
+        wrapTls();
+      }
       newReader();
       while (!closed && awaitRequest()) {
         long offset = consumedBefore + reader.byteOffset();
@@ -363,11 +366,22 @@ final class Connection {
     }
     send(LdapMessage.of(id, new ExtendedResponse(LdapResult.of(ResultCode.SUCCESS), oid,
         null)), true);
+    wrapTls();
+  }
+
+  /** Speaks TLS from here on: after a StartTLS, or from the first byte on an ldaps server. */
+  private void wrapTls() throws IOException {
     SSLSocket tls = (SSLSocket) dsa.tls.getSocketFactory().createSocket(channel.socket(),
         null, channel.socket().getPort(), true);
     tls.setUseClientMode(false);
     tls.setWantClientAuth(true);
-    tls.startHandshake();
+    arrivals.mark(false); // the handshake is timed as an idle wait: its bytes bypass channelInput
+    awaitingSince = System.nanoTime();
+    try {
+      tls.startHandshake();
+    } finally {
+      awaitingSince = 0;
+    }
     tlsSocket = tls;
     out.useTls(tls.getOutputStream());
     in = new BufferedInputStream(arrivals.watch(tls.getInputStream()), 16 * 1024);

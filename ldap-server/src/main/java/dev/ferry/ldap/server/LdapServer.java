@@ -63,11 +63,13 @@ public final class LdapServer implements AutoCloseable {
   private final Map<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
   private final Thread acceptor;
   private final Thread timeouts;
+  private final boolean ldaps;
   private volatile boolean closed;
 
-  private LdapServer(Dsa dsa, ServerSocketChannel listener) {
+  private LdapServer(Dsa dsa, ServerSocketChannel listener, boolean ldaps) {
     this.dsa = dsa;
     this.listener = listener;
+    this.ldaps = ldaps;
     this.acceptor = Thread.ofVirtual().name("ldap-accept-" + port()).unstarted(this::accept);
     this.timeouts = Thread.ofVirtual().name("ldap-timeouts-" + port())
         .unstarted(this::watchTimeouts);
@@ -95,10 +97,16 @@ public final class LdapServer implements AutoCloseable {
     }
   }
 
-  /** Returns {@code ldap://host:port}. */
+  /** Returns {@code ldap://host:port}, or {@code ldaps://host:port} for an ldaps server. */
   public String url() {
     String h = host();
-    return "ldap://" + (h.contains(":") ? "[" + h + "]" : h) + ":" + port();
+    return (ldaps ? "ldaps://" : "ldap://") + (h.contains(":") ? "[" + h + "]" : h) + ":"
+        + port();
+  }
+
+  /** Whether clients speak TLS from the first byte ({@link Builder#ldaps}). */
+  boolean ldaps() {
+    return ldaps;
   }
 
   /** Returns the number of entries in the directory. */
@@ -315,6 +323,7 @@ public final class LdapServer implements AutoCloseable {
     private AccessRules access = AccessRules.DEFAULTS;
     private LdapServerLimits limits = LdapServerLimits.DEFAULTS;
     private SSLContext tls;
+    private boolean ldaps;
     private Function<X509Certificate, String> certificateMapper =
         c -> c.getSubjectX500Principal().getName();
     private Clock clock = Clock.systemUTC();
@@ -421,6 +430,18 @@ public final class LdapServer implements AutoCloseable {
     /** Offers StartTLS with this context's key (and SASL EXTERNAL for client certificates). */
     public Builder tls(SSLContext context) {
       this.tls = Objects.requireNonNull(context, "context");
+      this.ldaps = false;
+      return this;
+    }
+
+    /**
+     * Speaks TLS from the first byte ({@code ldaps}, as slapd's {@code ldaps:///} listener)
+     * with this context's key, SASL EXTERNAL taking client certificates; StartTLS is then
+     * answered that TLS has started already.
+     */
+    public Builder ldaps(SSLContext context) {
+      this.tls = Objects.requireNonNull(context, "context");
+      this.ldaps = true;
       return this;
     }
 
@@ -529,7 +550,7 @@ public final class LdapServer implements AutoCloseable {
           listener.close();
           throw e;
         }
-        LdapServer server = new LdapServer(dsa, listener);
+        LdapServer server = new LdapServer(dsa, listener, ldaps);
         server.acceptor.start();
         server.timeouts.start();
         return server;

@@ -1,0 +1,31 @@
+package dev.ferry.spring.boot.jaxws;
+
+import java.time.Duration;
+
+/** Checks of path and duration properties, so that a bad value fails binding by its name. */
+final class Paths {
+  private Paths() {}
+
+  /** A base path: {@code /} or {@code /a/b}, without a trailing slash or wildcards. */
+  static String base(String path) {
+    String p = endpoint(path);
+    return p.length() > 1 && p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
+  }
+
+  /** An endpoint's path: starts with {@code /}, no wildcard, query or fragment. */
+  static String endpoint(String path) {
+    if (path == null || !path.startsWith("/") || path.contains("*") || path.contains("?")
+        || path.contains("#") || path.contains("//") || path.chars().anyMatch(c -> c <= ' ')) {
+      throw new IllegalArgumentException("expected a path such as /services (starting with /,"
+          + " without *, ?, #, // or spaces), got \"" + path + "\"");
+    }
+    return path;
+  }
+
+  static Duration positive(Duration d) {
+    if (d == null || d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException("expected a positive duration, got " + d);
+    }
+    return d;
+  }
+}
