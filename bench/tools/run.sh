@@ -60,10 +60,10 @@ suite_jaxws() {
 
 suite_server_cpu() { # each server in its own JVM: ferry serve, Ferry's JAX-WS endpoint, CXF's
   local probe="java -cp $JAR dev.ferry.bench.http.ServerCpuProbe"
-  $probe 4096 1 10 > "$OUT/server-cpu-4k.txt"
-  $probe 32768 1 10 > "$OUT/server-cpu-32k.txt"
-  $probe 32768 8 10 > "$OUT/server-cpu-32k-8.txt"
-  $probe 1048576 1 10 > "$OUT/server-cpu-1m.txt"
+  $probe 4096 1 20 > "$OUT/server-cpu-4k.txt"
+  $probe 32768 1 20 > "$OUT/server-cpu-32k.txt"
+  $probe 32768 8 20 > "$OUT/server-cpu-32k-8.txt"
+  $probe 1048576 1 20 > "$OUT/server-cpu-1m.txt"
 }
 
 suite_war() { # the typed echo as a web application in Tomcat 11: Ferry's initializer, CXF's servlet
