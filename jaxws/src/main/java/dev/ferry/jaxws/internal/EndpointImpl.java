@@ -40,6 +40,8 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
   public static final String CODEC = "dev.ferry.jaxws.codec";
   /** A port's request context property: the client's {@code TlsSettings}. */
   public static final String TLS = "dev.ferry.jaxws.tls";
+  /** A port's request context property: the client's {@code OpenTelemetry}. */
+  public static final String OPEN_TELEMETRY = "dev.ferry.jaxws.openTelemetry";
 
   private final Object implementor;
   private final Class<?> implementorClass;
