@@ -323,6 +323,7 @@ public final class LdapServer implements AutoCloseable {
     private final Map<String, Set<IndexType>> indexes = new LinkedHashMap<>();
     private Path storage;
     private long maxStoreBytes = LmdbStore.DEFAULT_MAX_BYTES;
+    private io.opentelemetry.api.OpenTelemetry openTelemetry;
 
     private interface Source {
       List<LdifRecord> read() throws IOException;
@@ -333,6 +334,16 @@ public final class LdapServer implements AutoCloseable {
     /** Listens on {@code address} (default: loopback). */
     public Builder address(InetAddress address) {
       this.address = Objects.requireNonNull(address, "address");
+      return this;
+    }
+
+    /**
+     * Where the spans of the operations served go (a server span per request, named
+     * {@code LDAP <operation>}; LDAP carries no trace context, so each starts a trace); null
+     * (the default) for the global one as registered when the server starts.
+     */
+    public Builder openTelemetry(io.opentelemetry.api.OpenTelemetry otel) {
+      this.openTelemetry = otel;
       return this;
     }
 
@@ -580,7 +591,8 @@ public final class LdapServer implements AutoCloseable {
       Store store = storage == null ? new MemoryStore()
           : LmdbStore.open(storage, maxStoreBytes, s, x);
       return new Dsa(s, checking, limits, suffixes, rootDn, rootPassword, access, tls,
-          certificateMapper, clock, passwordScheme, readOnly, x, store);
+          certificateMapper, clock, passwordScheme, readOnly, x, store,
+          dev.ferry.ldap.internal.LdapSpans.orGlobal(openTelemetry, "dev.ferry.ldap.server"));
     }
   }
 }
