@@ -46,7 +46,8 @@ final class BrokerCommand implements Callable<Integer> {
     listen.check(spec);
     Routes routes = Routes.load(routesFile);
     ServerLogging.configure(true, ServerLogging.verbose(spec));
-    try (Broker broker = Broker.builder().host(listen.host).port(listen.port).codec(limits.codec())
+    try (Telemetry telemetry = Telemetry.start("ferry-broker");
+        Broker broker = Broker.builder().host(listen.host).port(listen.port).codec(limits.codec())
         .routes(routes).tls(security.settings(spec)).authenticator(security.authenticator(spec))
         .build()
         .start()) {
@@ -58,9 +59,12 @@ final class BrokerCommand implements Callable<Integer> {
             : " [" + r.action() + "]") + " -> " + r.to()
             + (r.audit() == null ? "" : " (audit copy: " + r.audit() + ")"));
       }
+      if (telemetry.exporting()) {
+        out.println("spans exported over OTLP (OTEL_* settings)");
+      }
       out.println("Ctrl-C stops it.");
       out.flush();
-      ServeCommand.RunUntilStopped.run(broker);
+      ServeCommand.RunUntilStopped.run(telemetry.closing(broker));
     }
     spec.commandLine().getOut().println("stopped");
     return 0;

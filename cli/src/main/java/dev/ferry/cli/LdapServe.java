@@ -89,7 +89,8 @@ final class LdapServe implements Callable<Integer> {
     for (Path f : ldif) {
       b.ldif(f);
     }
-    try (LdapServer server = b.start()) {
+    try (Telemetry telemetry = Telemetry.start("ferry-ldap");
+        LdapServer server = b.openTelemetry(telemetry.openTelemetry()).start()) {
       PrintWriter out = spec.commandLine().getOut();
       out.println("LDAP server at " + server.url() + " (" + server.entryCount() + " entries"
           + (directory.data == null ? " in memory" : " kept in " + directory.data)
@@ -99,7 +100,7 @@ final class LdapServe implements Callable<Integer> {
           + (readOnly ? ", read-only" : "") + ")");
       out.println("Ctrl-C stops it.");
       out.flush();
-      ServeCommand.RunUntilStopped.run(server);
+      ServeCommand.RunUntilStopped.run(telemetry.closing(server));
     }
     spec.commandLine().getOut().println("stopped");
     return 0;

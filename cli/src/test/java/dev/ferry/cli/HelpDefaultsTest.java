@@ -80,7 +80,8 @@ class HelpDefaultsTest {
         Map.entry("ferry ldap serve --suffix", text -> {
           // no suffix given: the server takes every entry without a parent as a top entry
           assertThat(text).contains("Default: the top entries of the LDIF");
-          assertThat(((LdapServe) parse("ldap", "serve", "--ldif", "x")).suffixes).isEmpty();
+          assertThat(((LdapServe) parse("ldap", "serve", "--ldif", "x")).directory.suffixes)
+              .isEmpty();
         }),
         Map.entry("ferry ldap search --base", text -> {
           assertThat(text).contains("Default: the root DSE"); // whose DN is empty (RFC 4512)
