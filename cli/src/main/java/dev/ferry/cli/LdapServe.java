@@ -35,7 +35,10 @@ import picocli.CommandLine.Spec;
         "", "Without --schema any attribute and object class is accepted (matching by the"
         + " standard schema where it knows the attribute); with it, adds and modifies are"
         + " checked against the schema files given (OpenLDAP .schema or LDIF, loaded on Ferry's"
-        + " system schema, in order) or, for --schema standard, Ferry's standard schema."},
+        + " system schema, in order) or, for --schema standard, Ferry's standard schema.",
+        "", "SIGTERM (or Ctrl-C) drains: new connections are taken for --drain-delay, then"
+        + " refused; each connection is closed with a notice of disconnection once its"
+        + " operations are done, or when --drain-timeout has passed."},
     footer = {"", "Examples:",
         "  ferry ldap serve --ldif data.ldif --port 1389",
         "  ferry ldap serve --ldif data.ldif --suffix dc=example,dc=com \\",
@@ -81,11 +84,13 @@ final class LdapServe implements Callable<Integer> {
       description = "Refuse every change clients ask for, the root DN's too.")
   boolean readOnly;
 
+  @Mixin DrainOptions drain;
+
   @Override
   public Integer call() throws IOException {
     check();
     LdapServer.Builder b = directory.builder(spec).address(InetAddress.getByName(host))
-        .port(port).access(rules()).readOnly(readOnly);
+        .port(port).access(rules()).readOnly(readOnly).drain(drain.delay, drain.timeout);
     for (Path f : ldif) {
       b.ldif(f);
     }

@@ -24,7 +24,10 @@ import picocli.CommandLine.Spec;
         + " interrupted with Ctrl-C.",
         "", "With --config, the endpoints a YAML file lists instead: the echo service, or mock"
         + " services answering every request with a fixed envelope, each with an optional WSDL.",
-        "", "Also served: the WSDL at URL?wsdl, /health, and Prometheus metrics at /metrics.",
+        "", "Also served: the WSDL at URL?wsdl, /health, the probes /health/live,"
+        + " /health/ready and /health/started, and Prometheus metrics at /metrics.",
+        "", "SIGTERM (or Ctrl-C) drains: /health/ready fails at once, new connections are"
+        + " served for --drain-delay, then refused; calls in flight get --drain-timeout.",
         "", "Traces: with OTEL_EXPORTER_OTLP_ENDPOINT (or the other standard OTEL_* settings of"
         + " the OpenTelemetry SDK), a span per request is exported over OTLP; the caller's"
         + " traceparent is the parent."},
@@ -58,6 +61,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin LimitOptions limits;
 
+  @Mixin DrainOptions drain;
+
   @Mixin TlsListenOptions security;
 
   @Override
@@ -73,7 +78,8 @@ final class ServeCommand implements Callable<Integer> {
     SoapServer.Builder builder = SoapServer.builder().host(listen.host).port(listen.port)
         .codec(limits.codec()).tls(security.settings(spec))
         .options(ServerOptions.builder().authenticator(security.authenticator(spec))
-            .openTelemetry(telemetry.openTelemetry()).build());
+            .openTelemetry(telemetry.openTelemetry()).drainDelay(drain.delay)
+            .drainTimeout(drain.timeout).build());
     List<String> paths = List.of(path);
     if (config != null) {
       try {

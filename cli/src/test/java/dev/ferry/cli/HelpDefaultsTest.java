@@ -38,6 +38,8 @@ class HelpDefaultsTest {
   /** Arguments each command requires, so that it parses without the rest. */
   private static final Map<String, List<String>> REQUIRED = Map.of(
       "ferry broker", List.of("--routes", "routes.yaml"),
+      "ferry ldap import", List.of("--data", "dir", "data.ldif"),
+      "ferry ldap export", List.of("--data", "dir"),
       "ferry send", List.of("--url", "http://127.0.0.1:1/echo"),
       "ferry ldap serve", List.of("--ldif", "data.ldif"),
       "ferry ldap search", List.of("--url", "ldap://127.0.0.1:1"),
@@ -82,6 +84,11 @@ class HelpDefaultsTest {
           assertThat(text).contains("Default: the top entries of the LDIF");
           assertThat(((LdapServe) parse("ldap", "serve", "--ldif", "x")).directory.suffixes)
               .isEmpty();
+        }),
+        Map.entry("ferry ldap import --suffix", text -> {
+          assertThat(text).contains("Default: the top entries of the LDIF");
+          assertThat(((LdapImport) parse("ldap", "import", "--data", "d", "x.ldif")).directory
+              .suffixes).isEmpty();
         }),
         Map.entry("ferry ldap search --base", text -> {
           assertThat(text).contains("Default: the root DSE"); // whose DN is empty (RFC 4512)

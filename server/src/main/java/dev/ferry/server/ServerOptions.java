@@ -18,6 +18,8 @@ import java.util.Objects;
  *   <tr><td>{@code idleTimeout}</td><td>120 s</td></tr>
  *   <tr><td>{@code publicAddress}</td><td>none: the local address</td></tr>
  *   <tr><td>{@code authenticator}</td><td>none: every caller is served</td></tr>
+ *   <tr><td>{@code drainDelay}</td><td>0 s</td></tr>
+ *   <tr><td>{@code drainTimeout}</td><td>30 s</td></tr>
  *   <tr><td>{@code openTelemetry}</td><td>the global one, if an SDK or the Java agent
  *       registered one before the endpoints were made; else none</td></tr>
  * </table>
@@ -32,6 +34,8 @@ public final class ServerOptions {
   private final URI publicAddress;
   private final Authenticator authenticator;
   private final OpenTelemetry openTelemetry;
+  private final Duration drainDelay;
+  private final Duration drainTimeout;
 
   private ServerOptions(Builder b) {
     this.maxRequests = b.maxRequests;
@@ -40,6 +44,8 @@ public final class ServerOptions {
     this.publicAddress = b.publicAddress;
     this.authenticator = b.authenticator;
     this.openTelemetry = b.openTelemetry;
+    this.drainDelay = b.drainDelay;
+    this.drainTimeout = b.drainTimeout;
   }
 
   public static Builder builder() {
@@ -94,6 +100,23 @@ public final class ServerOptions {
     return openTelemetry;
   }
 
+  /**
+   * How long a closing server ({@code close()}, and so SIGTERM for {@code ferry serve}) goes on
+   * taking new connections and serving them after its readiness probe turned false, so that a
+   * load balancer stops sending it calls before it stops listening.
+   */
+  public Duration drainDelay() {
+    return drainDelay;
+  }
+
+  /**
+   * How long, once it stopped listening, a closing server lets the requests in flight finish
+   * (streamed uploads included); what still runs then is cut, its connection closed.
+   */
+  public Duration drainTimeout() {
+    return drainTimeout;
+  }
+
   /** Configures {@link ServerOptions}. */
   public static final class Builder {
     private int maxRequests = 1024;
@@ -102,8 +125,26 @@ public final class ServerOptions {
     private URI publicAddress;
     private Authenticator authenticator;
     private OpenTelemetry openTelemetry;
+    private Duration drainDelay = Duration.ZERO;
+    private Duration drainTimeout = Duration.ofSeconds(30);
 
     private Builder() {}
+
+    public Builder drainDelay(Duration d) {
+      if (d.isNegative()) {
+        throw new IllegalArgumentException("drainDelay must not be negative: " + d);
+      }
+      this.drainDelay = d;
+      return this;
+    }
+
+    public Builder drainTimeout(Duration d) {
+      if (d.isNegative()) {
+        throw new IllegalArgumentException("drainTimeout must not be negative: " + d);
+      }
+      this.drainTimeout = d;
+      return this;
+    }
 
     /** Traces through {@code otel} (null: the global one). */
     public Builder openTelemetry(OpenTelemetry otel) {

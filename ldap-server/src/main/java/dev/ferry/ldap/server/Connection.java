@@ -74,6 +74,7 @@ final class Connection {
   private volatile String boundKey = "";
   private volatile SSLSocket tlsSocket;
   private volatile boolean closed;
+  private volatile boolean draining;
   // The keys of the last DNs searched from, so that repeated reads of the same entries skip
   // parsing and normalizing their DN: most of what a base search would otherwise allocate.
   private final String[] recentDns = new String[8];
@@ -165,6 +166,10 @@ final class Connection {
           }
           continue;
         }
+        if (draining) { // the server is stopping: this request is not performed
+          disconnect(ResultCode.UNAVAILABLE, "the server is shutting down");
+          break;
+        }
         if (!perform(m)) {
           break;
         }
@@ -240,6 +245,16 @@ final class Connection {
     if (elapsedNanos > TimeUnit.MILLISECONDS.toNanos(limitMillis)) {
       close();
     }
+  }
+
+  /** Whether the connection waits for a request with nothing running: drain may close it. */
+  boolean idle() {
+    return awaitingSince != 0 && running.isEmpty();
+  }
+
+  /** From now on a request that arrives is refused: the connection is closed with a notice. */
+  void drain() {
+    draining = true;
   }
 
   /**
