@@ -89,6 +89,12 @@ final class Exchange implements ReplyHandler.Listener {
   /** The largest WSDL fetched from a backend. */
   private static final int MAX_WSDL_BYTES = 4 * 1024 * 1024;
   private static final System.Logger LOG = System.getLogger("dev.ferry.broker");
+  /**
+   * The W3C trace context and baggage: passed on to the backend as they came, so that a trace
+   * crosses the broker (whose own spans are not made yet) with its parent links whole.
+   */
+  private static final List<String> TRACE_HEADERS = List.of("traceparent", "tracestate",
+      "baggage");
   /** The paths the broker answers itself, whatever the routes say. */
   static final Set<String> OWN_PATHS = Set.of("/health", "/health/live", "/health/ready",
       "/health/started", "/metrics");
@@ -579,6 +585,12 @@ final class Exchange implements ReplyHandler.Listener {
     h.set(HttpHeaderNames.CONTENT_TYPE, type);
     if (soapAction != null) {
       h.set("SOAPAction", SoapBinding.soapActionHeader(soapAction));
+    }
+    for (String name : TRACE_HEADERS) {
+      String value = request.headers().get(name);
+      if (value != null) {
+        h.set(name, value);
+      }
     }
     String identityHeader = route.policy().identityHeader();
     if (identityHeader != null && CallerRequest.of(request) != null) {
