@@ -90,6 +90,9 @@ final class Connection {
     this.channelInput = new ChannelInput(channel, arrivals);
     this.in = channelInput;
     this.operations = new Operations(dsa, this);
+    // from its accept on it waits for a first request: idle (and so the first to make room
+    // at maxConnections) before its thread has started reading
+    this.awaitingSince = System.nanoTime();
   }
 
   // --- state the operations read ----------------------------------------------------------------
