@@ -14,6 +14,8 @@ module dev.ferry.cli {
   requires java.management; // the JIT's compile time: when the demo's timings have settled
   requires org.knowm.xchart;
   requires info.picocli;
+  requires io.opentelemetry.sdk;
+  requires io.opentelemetry.sdk.autoconfigure;
 
   opens dev.ferry.cli to info.picocli;
 }

@@ -2,6 +2,7 @@
 module dev.ferry.client {
   requires transitive dev.ferry.soap;
   requires transitive dev.ferry.security;
+  requires transitive dev.ferry.tracing;
   requires io.netty.buffer;
   requires io.netty.codec;
   requires io.netty.codec.http;

@@ -6,6 +6,15 @@ module dev.ferry.testkit {
   requires jdk.management;
   requires org.bouncycastle.provider;
   requires org.bouncycastle.pkix;
+  requires jdk.httpserver;
+  requires transitive io.opentelemetry.sdk;
+  requires io.opentelemetry.sdk.trace;
+  requires io.opentelemetry.sdk.common;
+  requires io.opentelemetry.api;
+  requires io.opentelemetry.context;
+  requires io.opentelemetry.exporter.otlp;
+  requires io.opentelemetry.proto;
+  requires com.google.protobuf;
 
   exports dev.ferry.testkit;
 }

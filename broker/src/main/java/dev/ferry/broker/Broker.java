@@ -13,18 +13,23 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.time.Duration;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -32,8 +37,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * name, with wsa:To rewritten and a {@code ferry:Trace} header added, attachments streamed
  * through in both directions as they arrive (see {@code Exchange}, the one path every request
  * takes), an optional audit copy, {@code GET ?wsdl} served from the backend with the broker's
- * address, and {@code /health} and {@code /metrics}. Callers' and backends' connections share
- * the event loops; no thread waits for a caller or a backend.
+ * address, {@code /health}, Kubernetes' probes ({@code /health/live}, {@code /health/ready}:
+ * false while draining; {@code /health/started}) and {@code /metrics}. Callers' and backends'
+ * connections share the event loops; no thread waits for a caller or a backend. {@link #close}
+ * drains: see {@link BrokerOptions#drainDelay} and {@link BrokerOptions#drainTimeout}.
  *
  * <pre>{@code
  * try (Broker broker = Broker.builder().port(8080)
@@ -50,6 +57,8 @@ public final class Broker implements AutoCloseable {
   private final SoapClient auditClient;
   private final Audit audit;
   private final AtomicInteger connections = new AtomicInteger();
+  private final ChannelGroup callers = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+  private final AtomicBoolean draining = new AtomicBoolean();
   private Channel listener;
   private BrokerContext context;
 
@@ -102,7 +111,8 @@ public final class Broker implements AutoCloseable {
     InetSocketAddress at = (InetSocketAddress) listener.localAddress();
     context = new BrokerContext(config.codec, new Forwarding(config.routes, config.name),
         backends, tlsBackends, config.options, metrics, audit, new AtomicInteger(),
-        (tls == null ? "http" : "https") + "://" + hostForUrl(config.host) + ":" + at.getPort());
+        (tls == null ? "http" : "https") + "://" + hostForUrl(config.host) + ":" + at.getPort(),
+        draining);
     return this;
   }
 
@@ -114,6 +124,7 @@ public final class Broker implements AutoCloseable {
       return;
     }
     ch.closeFuture().addListener(f -> connections.decrementAndGet());
+    callers.add(ch); // and out of it as it closes
     CallerHandler.RawReads raw = new CallerHandler.RawReads();
     if (tls != null) {
       ch.pipeline().addLast(tls.newHandler(ch.alloc()));
@@ -158,12 +169,24 @@ public final class Broker implements AutoCloseable {
     return metrics.inFlight();
   }
 
-  /** Stops listening, closes every connection, and waits for audit copies in flight. */
+  /** Whether the broker is draining (closing). */
+  public boolean draining() {
+    return draining.get();
+  }
+
+  /**
+   * Stops gracefully, then waits for audit copies in flight: the readiness probe fails at once;
+   * new connections are still served for {@link BrokerOptions#drainDelay} (every reply then
+   * closes its connection, so callers move to another broker); then the listener closes, idle
+   * connections close, and exchanges in flight, uploads included, may finish for
+   * {@link BrokerOptions#drainTimeout}. The connections of those still running then are reset:
+   * their callers never see a clean short reply.
+   */
   @Override
   public void close() {
     try {
       if (listener != null) {
-        listener.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        drain(config.options.drainDelay(), config.options.drainTimeout());
       }
       backends.close();
       tlsBackends.values().forEach(HttpConnections::close);
@@ -171,6 +194,45 @@ public final class Broker implements AutoCloseable {
     } finally {
       audit.close();
       auditClient.close();
+    }
+  }
+
+  private void drain(Duration delay, Duration timeout) {
+    draining.set(true);
+    closeIdleCallers(); // their callers' next calls open new connections, wherever sent
+    pause(delay.toNanos());
+    listener.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+    closeIdleCallers(); // the others close as their exchanges are answered
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!callers.isEmpty() && deadline - System.nanoTime() > 0
+        && pause(TimeUnit.MILLISECONDS.toNanos(10))) {
+      // each connection closes as its exchange is answered
+    }
+    for (Channel ch : callers) {
+      ch.config().setOption(ChannelOption.SO_LINGER, 0); // a reset, not a clean end
+    }
+    callers.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+  }
+
+  private void closeIdleCallers() {
+    for (Channel ch : callers) { // on its event loop: the handler's state is the loop's
+      ch.eventLoop().execute(() -> {
+        CallerHandler caller = ch.pipeline().get(CallerHandler.class);
+        if (caller != null) { // null: closed meanwhile
+          caller.closeIfIdle();
+        }
+      });
+    }
+  }
+
+  /** Sleeps; false if interrupted (asked to hurry), the interrupt kept. */
+  private static boolean pause(long nanos) {
+    try {
+      TimeUnit.NANOSECONDS.sleep(nanos);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 

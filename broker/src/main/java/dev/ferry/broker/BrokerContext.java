@@ -3,17 +3,27 @@ package dev.ferry.broker;
 import dev.ferry.client.internal.HttpConnections;
 import dev.ferry.soap.SoapCodec;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What every exchange of one broker shares: the codec requests are read with, the routes and
  * changes, the backend connections (those of routes with their own backend TLS apart), the
- * settings, the meters, the audit copies, and the count of exchanges being forwarded (the
- * admission limit's).
+ * settings, the meters, the audit copies, the count of exchanges being forwarded (the
+ * admission limit's), and whether the broker is draining.
  */
 record BrokerContext(SoapCodec codec, Forwarding forwarding, HttpConnections backends,
     Map<Routes.Route, HttpConnections> tlsBackends, BrokerOptions options,
-    BrokerMetrics metrics, Audit audit, AtomicInteger slots, String localAddress) {
+    BrokerMetrics metrics, Audit audit, AtomicInteger slots, String localAddress,
+    AtomicBoolean stopping) {
+
+  /**
+   * Whether the broker is draining: readiness fails, and each connection closes once its
+   * exchange is answered.
+   */
+  boolean draining() {
+    return stopping.get();
+  }
 
   /** The connections to {@code route}'s backend. */
   HttpConnections backends(Routes.Route route) {

@@ -19,6 +19,8 @@ import java.util.Objects;
  *   <tr><td>{@code idleTimeout}</td><td>120 s</td></tr>
  *   <tr><td>{@code ioThreads}</td><td>the processors</td></tr>
  *   <tr><td>{@code publicAddress}</td><td>none: the local address</td></tr>
+ *   <tr><td>{@code drainDelay}</td><td>0 s</td></tr>
+ *   <tr><td>{@code drainTimeout}</td><td>30 s</td></tr>
  * </table>
  */
 public final class BrokerOptions {
@@ -32,6 +34,8 @@ public final class BrokerOptions {
   private final Duration idleTimeout;
   private final int ioThreads;
   private final URI publicAddress;
+  private final Duration drainDelay;
+  private final Duration drainTimeout;
 
   private BrokerOptions(Builder b) {
     this.holdBytes = b.holdBytes;
@@ -41,6 +45,8 @@ public final class BrokerOptions {
     this.idleTimeout = b.idleTimeout;
     this.ioThreads = b.ioThreads;
     this.publicAddress = b.publicAddress;
+    this.drainDelay = b.drainDelay;
+    this.drainTimeout = b.drainTimeout;
   }
 
   public static Builder builder() {
@@ -95,6 +101,24 @@ public final class BrokerOptions {
     return publicAddress;
   }
 
+  /**
+   * How long a closing broker ({@code close()}, and so SIGTERM for {@code ferry broker}) goes on
+   * taking new connections and serving them after its readiness probe turned false, so that a
+   * load balancer stops sending it calls before it stops listening.
+   */
+  public Duration drainDelay() {
+    return drainDelay;
+  }
+
+  /**
+   * How long, once it stopped listening, a closing broker lets the exchanges in flight finish
+   * (streamed uploads and replies included); the connections of those still running then are
+   * reset, so that no caller takes a reply cut short for a whole one.
+   */
+  public Duration drainTimeout() {
+    return drainTimeout;
+  }
+
   /** Configures {@link BrokerOptions}. */
   public static final class Builder {
     private int holdBytes = 64 * 1024;
@@ -104,8 +128,27 @@ public final class BrokerOptions {
     private Duration idleTimeout = Duration.ofSeconds(120);
     private int ioThreads = Runtime.getRuntime().availableProcessors();
     private URI publicAddress;
+    private Duration drainDelay = Duration.ZERO;
+    private Duration drainTimeout = Duration.ofSeconds(30);
 
     private Builder() {}
+
+    public Builder drainDelay(Duration d) {
+      this.drainDelay = notNegative("drainDelay", d);
+      return this;
+    }
+
+    public Builder drainTimeout(Duration d) {
+      this.drainTimeout = notNegative("drainTimeout", d);
+      return this;
+    }
+
+    private static Duration notNegative(String name, Duration d) {
+      if (d.isNegative()) {
+        throw new IllegalArgumentException(name + " must not be negative: " + d);
+      }
+      return d;
+    }
 
     public Builder holdBytes(int bytes) {
       this.holdBytes = positive("holdBytes", bytes);

@@ -67,7 +67,7 @@ final class CallerHandler extends ChannelInboundHandlerAdapter {
     if (x != current) {
       return;
     }
-    if (!reusable) {
+    if (!reusable || cx.draining()) {
       ctx.close();
       return;
     }
@@ -75,6 +75,13 @@ final class CallerHandler extends ChannelInboundHandlerAdapter {
     raw.reset();
     while (!waiting.isEmpty() && (current == null || !current.requestRead())) {
       take(waiting.poll());
+    }
+  }
+
+  /** Closes the connection if it neither runs an exchange nor has one coming (a drain's). */
+  void closeIfIdle() {
+    if (current == null && waiting.isEmpty() && !raw.any()) {
+      ctx.close();
     }
   }
 

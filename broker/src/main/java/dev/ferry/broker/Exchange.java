@@ -53,6 +53,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One request through the broker and its reply: the one path every request takes, whatever its
@@ -88,6 +89,15 @@ final class Exchange implements ReplyHandler.Listener {
   /** The largest WSDL fetched from a backend. */
   private static final int MAX_WSDL_BYTES = 4 * 1024 * 1024;
   private static final System.Logger LOG = System.getLogger("dev.ferry.broker");
+  /**
+   * The W3C trace context and baggage: passed on to the backend as they came, so that a trace
+   * crosses the broker (whose own spans are not made yet) with its parent links whole.
+   */
+  private static final List<String> TRACE_HEADERS = List.of("traceparent", "tracestate",
+      "baggage");
+  /** The paths the broker answers itself, whatever the routes say. */
+  static final Set<String> OWN_PATHS = Set.of("/health", "/health/live", "/health/ready",
+      "/health/started", "/metrics");
 
   private final BrokerContext cx;
   private final CallerHandler caller;
@@ -153,7 +163,7 @@ final class Exchange implements ReplyHandler.Listener {
       return;
     }
     HttpMethod method = request.method();
-    if (path.equals("/health") || path.equals("/metrics")) {
+    if (OWN_PATHS.contains(path)) {
       own(method);
       return;
     }
@@ -576,6 +586,12 @@ final class Exchange implements ReplyHandler.Listener {
     if (soapAction != null) {
       h.set("SOAPAction", SoapBinding.soapActionHeader(soapAction));
     }
+    for (String name : TRACE_HEADERS) {
+      String value = request.headers().get(name);
+      if (value != null) {
+        h.set(name, value);
+      }
+    }
     String identityHeader = route.policy().identityHeader();
     if (identityHeader != null && CallerRequest.of(request) != null) {
       h.set(identityHeader, CallerRequest.of(request).getName());
@@ -870,7 +886,11 @@ final class Exchange implements ReplyHandler.Listener {
     plain(HttpResponseStatus.METHOD_NOT_ALLOWED, text);
   }
 
-  /** {@code /health} and {@code /metrics}: GET only. */
+  /**
+   * {@code /health}, the probes and {@code /metrics}: GET only. Readiness fails while the broker
+   * drains; liveness and startup hold while it answers at all (its routes are read before it
+   * listens).
+   */
   private void own(HttpMethod method) {
     whenRequestRead(() -> ownNow(method));
   }
@@ -880,16 +900,23 @@ final class Exchange implements ReplyHandler.Listener {
       notAllowed(path + " takes GET");
       return;
     }
-    boolean health = path.equals("/health");
-    byte[] body = (health ? "{\"status\":\"UP\"}\n" : cx.metrics().scrape())
+    boolean health = !path.equals("/metrics");
+    boolean down = path.equals("/health/ready") && cx.draining();
+    byte[] body = (!health ? cx.metrics().scrape() : down
+        ? "{\"status\":\"DOWN\",\"reason\":\"draining\"}\n" : "{\"status\":\"UP\"}\n")
         .getBytes(StandardCharsets.UTF_8);
-    FullHttpResponse out = new DefaultFullHttpResponse(request.protocolVersion(),
-        HttpResponseStatus.OK, Unpooled.wrappedBuffer(body));
+    HttpResponseStatus status = down ? HttpResponseStatus.SERVICE_UNAVAILABLE
+        : HttpResponseStatus.OK;
+    FullHttpResponse out = new DefaultFullHttpResponse(request.protocolVersion(), status,
+        Unpooled.wrappedBuffer(body));
     out.headers().set(HttpHeaderNames.CONTENT_TYPE, health ? "application/json"
         : "text/plain; version=0.0.4; charset=utf-8");
+    if (health) {
+      out.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
+    }
     HttpUtil.setContentLength(out, body.length);
     bytesOut = body.length;
-    respond(out, 200, null);
+    respond(out, status.code(), null);
   }
 
   /** Counts the exchange, then writes {@code out}, the whole answer. */
@@ -911,6 +938,9 @@ final class Exchange implements ReplyHandler.Listener {
   private void connectionHeader(HttpResponse out) {
     if (!requestRead) {
       keepAlive = false; // answered before the request's end: the rest is not read
+    }
+    if (cx.draining()) {
+      keepAlive = false; // the caller's next call goes to a connection that stays
     }
     if (!keepAlive) {
       out.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

@@ -1,6 +1,7 @@
 package dev.ferry.cli;
 
 import dev.ferry.broker.Broker;
+import dev.ferry.broker.BrokerOptions;
 import dev.ferry.broker.Routes;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,6 +18,10 @@ import picocli.CommandLine.Spec;
     description = {"Run the SOAP broker: each request is forwarded to the backend its route"
         + " names (wsa:To rewritten, a ferry:Trace header added), attachments streamed through"
         + " in both directions, until interrupted with Ctrl-C.",
+        "", "Also served: /health, the probes /health/live, /health/ready and /health/started,"
+        + " and Prometheus metrics at /metrics. SIGTERM (or Ctrl-C) drains: /health/ready fails"
+        + " at once, new connections are served for --drain-delay, then refused; exchanges in"
+        + " flight get --drain-timeout.",
         "", "The routes file (YAML):",
         "  timeout: 30s                      # no progress for this long: a fault (default 60s)",
         "  routes:",
@@ -39,6 +44,8 @@ final class BrokerCommand implements Callable<Integer> {
 
   @Mixin LimitOptions limits;
 
+  @Mixin DrainOptions drain;
+
   @Mixin TlsListenOptions security;
 
   @Override
@@ -46,8 +53,11 @@ final class BrokerCommand implements Callable<Integer> {
     listen.check(spec);
     Routes routes = Routes.load(routesFile);
     ServerLogging.configure(true, ServerLogging.verbose(spec));
-    try (Broker broker = Broker.builder().host(listen.host).port(listen.port).codec(limits.codec())
+    try (Telemetry telemetry = Telemetry.start("ferry-broker");
+        Broker broker = Broker.builder().host(listen.host).port(listen.port).codec(limits.codec())
         .routes(routes).tls(security.settings(spec)).authenticator(security.authenticator(spec))
+        .options(BrokerOptions.builder().drainDelay(drain.delay).drainTimeout(drain.timeout)
+            .build())
         .build()
         .start()) {
       PrintWriter out = spec.commandLine().getOut();
@@ -58,9 +68,12 @@ final class BrokerCommand implements Callable<Integer> {
             : " [" + r.action() + "]") + " -> " + r.to()
             + (r.audit() == null ? "" : " (audit copy: " + r.audit() + ")"));
       }
+      if (telemetry.exporting()) {
+        out.println("spans exported over OTLP (OTEL_* settings)");
+      }
       out.println("Ctrl-C stops it.");
       out.flush();
-      ServeCommand.RunUntilStopped.run(broker);
+      ServeCommand.RunUntilStopped.run(telemetry.closing(broker));
     }
     spec.commandLine().getOut().println("stopped");
     return 0;

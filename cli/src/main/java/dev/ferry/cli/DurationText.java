@@ -12,14 +12,30 @@ final class DurationText {
 
   /** Parses a duration; throws IllegalArgumentException, with the text, if it is not one. */
   static Duration parse(String text) {
+    return parse(text, false);
+  }
+
+  private static Duration parse(String text, boolean zero) {
     try {
       Duration d = Duration.parse("PT" + text.strip().toUpperCase(Locale.ROOT));
-      if (d.isNegative() || d.isZero()) {
+      if (d.isNegative() || d.isZero() && !zero) {
         throw new IllegalArgumentException("not a positive duration: '" + text + "'");
       }
       return d;
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException("not a duration such as 10s or 1m: '" + text + "'");
+    }
+  }
+
+  /** Lets picocli options take durations in this notation, 0s included. */
+  static final class ZeroOrMore implements ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      try {
+        return parse(value, true);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage().replace("positive", "0 or longer"));
+      }
     }
   }
 

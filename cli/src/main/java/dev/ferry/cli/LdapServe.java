@@ -35,7 +35,10 @@ import picocli.CommandLine.Spec;
         "", "Without --schema any attribute and object class is accepted (matching by the"
         + " standard schema where it knows the attribute); with it, adds and modifies are"
         + " checked against the schema files given (OpenLDAP .schema or LDIF, loaded on Ferry's"
-        + " system schema, in order) or, for --schema standard, Ferry's standard schema."},
+        + " system schema, in order) or, for --schema standard, Ferry's standard schema.",
+        "", "SIGTERM (or Ctrl-C) drains: new connections are taken for --drain-delay, then"
+        + " refused; each connection is closed with a notice of disconnection once its"
+        + " operations are done, or when --drain-timeout has passed."},
     footer = {"", "Examples:",
         "  ferry ldap serve --ldif data.ldif --port 1389",
         "  ferry ldap serve --ldif data.ldif --suffix dc=example,dc=com \\",
@@ -81,15 +84,18 @@ final class LdapServe implements Callable<Integer> {
       description = "Refuse every change clients ask for, the root DN's too.")
   boolean readOnly;
 
+  @Mixin DrainOptions drain;
+
   @Override
   public Integer call() throws IOException {
     check();
     LdapServer.Builder b = directory.builder(spec).address(InetAddress.getByName(host))
-        .port(port).access(rules()).readOnly(readOnly);
+        .port(port).access(rules()).readOnly(readOnly).drain(drain.delay, drain.timeout);
     for (Path f : ldif) {
       b.ldif(f);
     }
-    try (LdapServer server = b.start()) {
+    try (Telemetry telemetry = Telemetry.start("ferry-ldap");
+        LdapServer server = b.openTelemetry(telemetry.openTelemetry()).start()) {
       PrintWriter out = spec.commandLine().getOut();
       out.println("LDAP server at " + server.url() + " (" + server.entryCount() + " entries"
           + (directory.data == null ? " in memory" : " kept in " + directory.data)
@@ -99,7 +105,7 @@ final class LdapServe implements Callable<Integer> {
           + (readOnly ? ", read-only" : "") + ")");
       out.println("Ctrl-C stops it.");
       out.flush();
-      ServeCommand.RunUntilStopped.run(server);
+      ServeCommand.RunUntilStopped.run(telemetry.closing(server));
     }
     spec.commandLine().getOut().println("stopped");
     return 0;

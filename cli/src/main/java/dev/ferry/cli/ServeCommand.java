@@ -24,7 +24,13 @@ import picocli.CommandLine.Spec;
         + " interrupted with Ctrl-C.",
         "", "With --config, the endpoints a YAML file lists instead: the echo service, or mock"
         + " services answering every request with a fixed envelope, each with an optional WSDL.",
-        "", "Also served: the WSDL at URL?wsdl, /health, and Prometheus metrics at /metrics."},
+        "", "Also served: the WSDL at URL?wsdl, /health, the probes /health/live,"
+        + " /health/ready and /health/started, and Prometheus metrics at /metrics.",
+        "", "SIGTERM (or Ctrl-C) drains: /health/ready fails at once, new connections are"
+        + " served for --drain-delay, then refused; calls in flight get --drain-timeout.",
+        "", "Traces: with OTEL_EXPORTER_OTLP_ENDPOINT (or the other standard OTEL_* settings of"
+        + " the OpenTelemetry SDK), a span per request is exported over OTLP; the caller's"
+        + " traceparent is the parent."},
     footer = {"", "Examples:",
         "  ferry serve                                    # http://127.0.0.1:8080/echo",
         "  ferry serve --port 0                           # any free port; the URL is printed",
@@ -55,15 +61,25 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin LimitOptions limits;
 
+  @Mixin DrainOptions drain;
+
   @Mixin TlsListenOptions security;
 
   @Override
   public Integer call() throws IOException {
     checkOptions();
     ServerLogging.configure(true, ServerLogging.verbose(spec));
+    try (Telemetry telemetry = Telemetry.start("ferry-serve")) {
+      return serve(telemetry);
+    }
+  }
+
+  private int serve(Telemetry telemetry) throws IOException {
     SoapServer.Builder builder = SoapServer.builder().host(listen.host).port(listen.port)
         .codec(limits.codec()).tls(security.settings(spec))
-        .options(ServerOptions.builder().authenticator(security.authenticator(spec)).build());
+        .options(ServerOptions.builder().authenticator(security.authenticator(spec))
+            .openTelemetry(telemetry.openTelemetry()).drainDelay(drain.delay)
+            .drainTimeout(drain.timeout).build());
     List<String> paths = List.of(path);
     if (config != null) {
       try {
@@ -80,9 +96,12 @@ final class ServeCommand implements Callable<Integer> {
         out.println((config == null ? "echo service at " : "endpoint at ") + server.uri(p));
       }
       out.println("WSDL at URL?wsdl, metrics at " + server.uri("/metrics"));
+      if (telemetry.exporting()) {
+        out.println("spans exported over OTLP (OTEL_* settings)");
+      }
       out.println("Ctrl-C stops it.");
       out.flush();
-      RunUntilStopped.run(server);
+      RunUntilStopped.run(telemetry.closing(server));
     }
     spec.commandLine().getOut().println("stopped");
     return 0;

@@ -1,6 +1,8 @@
 package dev.ferry.cli;
 
 import io.netty.util.ResourceLeakDetector;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -23,7 +25,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * access log where a person watches a server, Jetty's start-up chatter only with --verbose.
  * The access log is on by default, so its lines are formatted cheaply: the JDK's format string
  * ({@code String.format} with date conversions per line) was a visible share of the broker's
- * CPU per call; the time stamp here is made once a second.
+ * CPU per call; the time stamp here is made once a second. With {@code FERRY_LOG_FORMAT=json}
+ * in the environment, each line is a JSON object instead ({@link JsonLine}). Either way every
+ * line is masked first ({@link LogMasking}): no password, token or credential is written.
  */
 final class ServerLogging {
   // Held here: JUL keeps loggers weakly, and a collected one would forget its level.
@@ -33,9 +37,10 @@ final class ServerLogging {
   private ServerLogging() {}
 
   /**
-   * Before any logging: one line per record ({@code 2026-11-26 14:25:55 INFO message}), unless
-   * the user configured java.util.logging; and, the commands being programs of their own, no
-   * Netty buffer leak tracking (a per-buffer cost that is for Netty's own development).
+   * Before any logging: one line per record ({@code 2026-11-26 14:25:55 INFO message}, or JSON
+   * with {@code FERRY_LOG_FORMAT=json}), unless the user configured java.util.logging; and, the
+   * commands being programs of their own, no Netty buffer leak tracking (a per-buffer cost that
+   * is for Netty's own development).
    */
   static void useOneLineFormat() {
     if (System.getProperty("io.netty.leakDetection.level") == null) {
@@ -45,12 +50,13 @@ final class ServerLogging {
         || System.getProperty("java.util.logging.SimpleFormatter.format") != null) {
       return;
     }
+    boolean json = "json".equalsIgnoreCase(System.getenv("FERRY_LOG_FORMAT"));
     for (Handler h : LogManager.getLogManager().getLogger("").getHandlers()) {
-      h.setFormatter(new OneLine());
+      h.setFormatter(json ? new JsonLine() : new OneLine());
     }
     // the access log's lines go out in batches: one write a quarter of a second, not one a line
     AccessLines lines = new AccessLines();
-    lines.setFormatter(new OneLine());
+    lines.setFormatter(json ? new JsonLine() : new OneLine());
     ACCESS.addHandler(lines);
     ACCESS.setUseParentHandlers(false);
   }
@@ -136,11 +142,38 @@ final class ServerLogging {
         stamp = String.format("%tF %<tT ", t);
       }
       StringBuilder b = new StringBuilder(stamp.length() + 120).append(stamp)
-          .append(record.getLevel().getName()).append(' ').append(formatMessage(record));
+          .append(record.getLevel().getName()).append(' ')
+          .append(LogMasking.mask(formatMessage(record)));
       if (record.getThrown() != null) {
-        b.append(' ').append(record.getThrown());
+        b.append(' ').append(LogMasking.mask(record.getThrown().toString()));
       }
       return b.append(System.lineSeparator()).toString();
+    }
+  }
+
+  /**
+   * One JSON object a line, for a log collector: {@code time} (UTC, milliseconds),
+   * {@code level}, {@code logger}, {@code message}, {@code error} if the record has one, and
+   * {@code trace_id} and {@code span_id} when the line is written within a span (the W3C ids,
+   * as a tracing backend shows them). Message and error are masked.
+   */
+  static final class JsonLine extends Formatter {
+    @Override
+    public String format(LogRecord record) {
+      StringBuilder b = new StringBuilder(160).append("{\"time\":\"")
+          .append(Instant.ofEpochMilli(record.getMillis())).append("\",\"level\":\"")
+          .append(record.getLevel().getName()).append("\",\"logger\":")
+          .append(Json.str(record.getLoggerName())).append(",\"message\":")
+          .append(Json.str(LogMasking.mask(formatMessage(record))));
+      if (record.getThrown() != null) {
+        b.append(",\"error\":").append(Json.str(LogMasking.mask(record.getThrown().toString())));
+      }
+      SpanContext span = Span.current().getSpanContext();
+      if (span.isValid()) {
+        b.append(",\"trace_id\":\"").append(span.getTraceId()).append("\",\"span_id\":\"")
+            .append(span.getSpanId()).append('"');
+      }
+      return b.append('}').append(System.lineSeparator()).toString();
     }
   }
 }

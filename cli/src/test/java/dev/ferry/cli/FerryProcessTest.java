@@ -3,11 +3,14 @@ package dev.ferry.cli;
 import static dev.ferry.cli.FerryCliTest.ferry;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.testkit.OtlpReceiver;
+import dev.ferry.testkit.OtlpReceiver.ReceivedSpan;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +49,34 @@ class FerryProcessTest {
     assertThat(missing.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(missing.exitValue()).isEqualTo(4);
     assertThat(err).startsWith("ferry: no such file: ").doesNotContain("\tat ");
+  }
+
+  @Test
+  void serveExportsASpanPerRequestOverOtlpWhenTheEnvironmentAsks() throws Exception {
+    try (OtlpReceiver receiver = OtlpReceiver.start()) {
+      ProcessBuilder pb = ferryProcess("serve", "--port", "0")
+          .redirectError(dir.resolve("serve.log").toFile());
+      pb.environment().put("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint().toString());
+      pb.environment().put("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf");
+      pb.environment().put("OTEL_BSP_SCHEDULE_DELAY", "100");
+      Process serve = pb.start();
+      try {
+        BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(),
+            StandardCharsets.UTF_8));
+        String first = out.readLine();
+        String url = first.substring("echo service at ".length());
+        assertThat(ferry("send", "--url", url, "--size", "10K").exit()).isZero();
+        serve.destroy(); // the spans not yet exported are flushed as it stops
+        assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        ReceivedSpan span = receiver.awaitSpans(1, Duration.ofSeconds(10)).get(0);
+        assertThat(span.service()).isEqualTo("ferry-serve");
+        assertThat(span.kind()).isEqualTo("SERVER");
+        assertThat(span.attributes()).containsEntry("rpc.method", "testMtom")
+            .containsEntry("url.path", "/echo").containsEntry("http.response.status_code", 200L);
+      } finally {
+        serve.destroyForcibly();
+      }
+    }
   }
 
   @Test

@@ -42,11 +42,12 @@ final class Call implements ReplyHandler.Listener, AutoCloseable {
   private final ChannelInputStream body;
   private volatile ChannelOutputStream sending;
   private volatile boolean sent;
+  private volatile long sentBytes;
   private boolean keepAlive;
   private boolean closed;
   /** For an asynchronous call: told once the reply can be read, and whether it is all here. */
   private Readable readable;
-  private long arrived;
+  private volatile long arrived;
 
   /** Told, on the event loop, that a reply can be read. */
   interface Readable {
@@ -110,9 +111,20 @@ final class Call implements ReplyHandler.Listener, AutoCloseable {
     return sending;
   }
 
-  /** The request went out whole. */
-  void sent() {
+  /** The request went out whole: {@code bytes} of body. */
+  void sent(long bytes) {
+    sentBytes = bytes;
     sent = true;
+  }
+
+  /** The bytes of the request's body, once it went out. */
+  long sentBytes() {
+    return sentBytes;
+  }
+
+  /** The bytes of the reply's body that arrived so far. */
+  long received() {
+    return arrived;
   }
 
   /** Writes a request held whole; a write that fails fails the call (nothing else would). */

@@ -1,6 +1,7 @@
 package dev.ferry.client;
 
 import dev.ferry.client.internal.HttpConnections;
+import dev.ferry.client.internal.NettyHeaders;
 import dev.ferry.client.internal.NettyTls;
 import dev.ferry.client.internal.RequestBody;
 import dev.ferry.client.internal.Transport;
@@ -12,6 +13,7 @@ import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapCodec;
+import dev.ferry.tracing.internal.SoapSpans;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
@@ -25,6 +27,9 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpVersion;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -52,6 +57,11 @@ import java.util.concurrent.CompletableFuture;
  * byte for {@link Builder#timeout} fails with a {@link SocketTimeoutException}, whether the peer
  * is down, slow to answer or stalled mid-stream; a large transfer that keeps moving is not cut,
  * and neither is a reply waiting for a slow reader of its attachments.
+ *
+ * <p>Each call is a client span ({@link Builder#openTelemetry}), a child of the span current
+ * where it is made (such as the server span of the request an endpoint is answering), whose
+ * context goes out in the request's headers ({@code traceparent}, {@code tracestate},
+ * {@code baggage}); it ends when the reply is closed, or when the call fails.
  */
 public final class SoapClient implements AutoCloseable {
   /** The chunks a streamed request goes out in. */
@@ -61,9 +71,11 @@ public final class SoapClient implements AutoCloseable {
   private final int bufferBytes;
   private final Transport transport;
   private final HttpConnections connections;
+  private final SoapSpans spans;
 
   private SoapClient(Builder b) {
     this.codec = b.codec;
+    this.spans = SoapSpans.orGlobal(b.openTelemetry, "dev.ferry.client");
     this.bufferBytes = b.bufferBytes;
     this.transport = Transport.start(b.threads, "ferry-client");
     this.connections = b.tls == null
@@ -106,6 +118,19 @@ public final class SoapClient implements AutoCloseable {
    * @throws javax.net.ssl.SSLException if TLS fails (a certificate not trusted, another host's)
    */
   public SoapResponse call(SoapRequest request) throws IOException {
+    Context traced = spans.startClient(Context.current(), request.uri(), request.service(),
+        request.operation());
+    try {
+      SoapResponse reply = call(request, traced);
+      reply.trace(Span.fromContext(traced));
+      return reply;
+    } catch (IOException | RuntimeException | Error e) {
+      SoapSpans.endClient(Span.fromContext(traced), 0, 0, 0, null, e);
+      throw e;
+    }
+  }
+
+  private SoapResponse call(SoapRequest request, Context traced) throws IOException {
     URI uri = request.uri();
     HttpConnections.Origin origin = HttpConnections.Origin.of(uri);
     long timeout = timeoutMillis(request);
@@ -113,7 +138,7 @@ public final class SoapClient implements AutoCloseable {
     boolean handedOver = false;
     HeldRequest held = null;
     try {
-      held = send(call, request);
+      held = send(call, request, traced);
       SoapResponse reply;
       try {
         reply = read(call, request.guard());
@@ -125,7 +150,7 @@ public final class SoapClient implements AutoCloseable {
         call.close();
         call = new Call(connections, origin, connect(origin, uri, false), uri, timeout);
         call.send(held.request());
-        call.sent();
+        call.sent(held.body().size());
         reply = read(call, request.guard());
       }
       handedOver = true;
@@ -174,6 +199,7 @@ public final class SoapClient implements AutoCloseable {
     private final SoapRequest request;
     private final HttpConnections.Origin origin;
     private final CompletableFuture<SoapResponse> result;
+    private final Context traced;
     private Call call;
 
     AsyncSend(SoapRequest request, HttpConnections.Origin origin,
@@ -181,18 +207,20 @@ public final class SoapClient implements AutoCloseable {
       this.request = request;
       this.origin = origin;
       this.result = result;
+      this.traced = spans.startClient(Context.current(), request.uri(), request.service(),
+          request.operation());
     }
 
     void writeBody() throws IOException {
       Payload payload = payload(request);
-      HttpHeaders headers = headers(request, payload);
+      HttpHeaders headers = headers(request, payload, traced);
       RequestBody body = write(payload, () -> {
         // longer than the buffer: connect now and stream from this thread
         call = start(connect(origin, request.uri(), true));
         return streamHead(call, request, headers);
       });
       if (body.streamed()) {
-        call.sent();
+        call.sent(body.bytes());
         return;
       }
       connections.acquire(origin, null).addListener((ChannelFuture f) -> {
@@ -237,9 +265,10 @@ public final class SoapClient implements AutoCloseable {
         reply = read(c, request.guard());
       } catch (IOException | RuntimeException e) {
         c.close();
-        result.completeExceptionally(e);
+        fail(e);
         return;
       }
+      reply.trace(Span.fromContext(traced));
       if (!result.complete(reply)) {
         closeQuietly(reply); // cancelled meanwhile
       }
@@ -254,7 +283,9 @@ public final class SoapClient implements AutoCloseable {
     }
 
     private void fail(Throwable e) {
-      result.completeExceptionally(e);
+      if (result.completeExceptionally(e)) {
+        SoapSpans.endClient(Span.fromContext(traced), 0, 0, 0, null, e);
+      }
     }
   }
 
@@ -312,9 +343,9 @@ public final class SoapClient implements AutoCloseable {
    * Sends {@code request}: held whole if it fits the buffer (then returns it, to be sent again
    * for a retry and released by the caller), else streamed (then returns null).
    */
-  private HeldRequest send(Call call, SoapRequest request) throws IOException {
+  private HeldRequest send(Call call, SoapRequest request, Context traced) throws IOException {
     Payload payload = payload(request);
-    HttpHeaders headers = headers(request, payload);
+    HttpHeaders headers = headers(request, payload, traced);
     RequestBody body;
     try {
       body = write(payload, () -> streamHead(call, request, headers));
@@ -327,7 +358,7 @@ public final class SoapClient implements AutoCloseable {
       throw e;
     }
     if (body.streamed()) {
-      call.sent();
+      call.sent(body.bytes());
       return null;
     }
     try {
@@ -369,7 +400,7 @@ public final class SoapClient implements AutoCloseable {
     headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.size());
     HeldRequest held = new HeldRequest(target(request.uri()), headers, body);
     call.send(held.request());
-    call.sent();
+    call.sent(body.size());
     return held;
   }
 
@@ -381,7 +412,8 @@ public final class SoapClient implements AutoCloseable {
     }
   }
 
-  private static HttpHeaders headers(SoapRequest request, Payload payload) {
+  /** The request's headers, with the context of its span ({@code traceparent} ...). */
+  private HttpHeaders headers(SoapRequest request, Payload payload, Context traced) {
     URI uri = request.uri();
     HttpHeaders h = new DefaultHttpHeaders();
     h.set(HttpHeaderNames.HOST, uri.getRawAuthority());
@@ -392,6 +424,7 @@ public final class SoapClient implements AutoCloseable {
     for (SoapRequest.Header x : request.headers()) {
       h.add(x.name(), x.value());
     }
+    spans.inject(traced, h, NettyHeaders.INSTANCE);
     return h;
   }
 
@@ -456,8 +489,19 @@ public final class SoapClient implements AutoCloseable {
     private int bufferBytes = 1024 * 1024;
     private int threads = 1;
     private TlsSettings tls;
+    private OpenTelemetry openTelemetry;
 
     private Builder() {}
+
+    /**
+     * Where the calls' spans go (see {@code dev.ferry.tracing.SoapAttributes}); null (the
+     * default) for {@code GlobalOpenTelemetry} as an SDK or the Java agent registered it before
+     * the client was built.
+     */
+    public Builder openTelemetry(OpenTelemetry otel) {
+      this.openTelemetry = otel;
+      return this;
+    }
 
     /**
      * The TLS of {@code https} calls: the certificates the server's must chain to, and this

@@ -49,6 +49,8 @@ public final class SoapRequest {
   private final List<Header> headers;
   private final Duration timeout;
   private final MessageGuard guard;
+  private final String service;
+  private final String operation;
 
   private SoapRequest(Builder b) {
     this.uri = b.uri;
@@ -57,6 +59,8 @@ public final class SoapRequest {
     this.headers = List.copyOf(b.headers);
     this.timeout = b.timeout;
     this.guard = b.guard;
+    this.service = b.service;
+    this.operation = b.operation;
   }
 
   /** Starts a request of {@code payload} to {@code uri} (http or https). */
@@ -92,6 +96,16 @@ public final class SoapRequest {
     return guard;
   }
 
+  /** The WSDL service the call is to, for its span ({@code rpc.service}), or null. */
+  public String service() {
+    return service;
+  }
+
+  /** The WSDL operation the call is, for its span's name ({@code rpc.method}), or null. */
+  public String operation() {
+    return operation;
+  }
+
   @Override
   public String toString() {
     return "SoapRequest[" + uri + (soapAction == null ? "" : ", " + soapAction) + "]";
@@ -105,6 +119,8 @@ public final class SoapRequest {
     private String soapAction;
     private Duration timeout;
     private MessageGuard guard;
+    private String service;
+    private String operation;
 
     private Builder(URI uri, Payload payload) {
       this.uri = Objects.requireNonNull(uri, "uri");
@@ -192,6 +208,17 @@ public final class SoapRequest {
      */
     public Builder guard(MessageGuard guard) {
       this.guard = guard;
+      return this;
+    }
+
+    /**
+     * Names the call's span after the operation it is: {@code service/operation}, with
+     * {@code rpc.service} and {@code rpc.method} (JAX-WS ports name theirs). Either may be null;
+     * without an operation the span is named {@code POST}.
+     */
+    public Builder operation(String service, String operation) {
+      this.service = service;
+      this.operation = operation;
       return this;
     }
 

@@ -4,6 +4,8 @@ import dev.ferry.soap.Fault;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.MessageGuard;
+import dev.ferry.tracing.internal.SoapSpans;
+import io.opentelemetry.api.trace.Span;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import javax.xml.namespace.QName;
 
 /**
  * A reply received by {@link SoapClient}: HTTP status, and the message (null for 202 Accepted).
@@ -22,18 +25,23 @@ public final class SoapResponse implements AutoCloseable {
   private final String contentType;
   private final HttpHeaders httpHeaders;
   private final MessageBuffer buffer;
-  private final AutoCloseable release;
+  private final Call call;
   private Message message;
+  private Span span;
   private java.security.Principal principal;
   private Map<String, List<String>> headers;
 
-  SoapResponse(int status, HttpHeaders httpHeaders, MessageBuffer buffer,
-      AutoCloseable release) {
+  SoapResponse(int status, HttpHeaders httpHeaders, MessageBuffer buffer, Call call) {
     this.status = status;
     this.httpHeaders = httpHeaders;
     this.contentType = httpHeaders.get("Content-Type");
     this.buffer = buffer;
-    this.release = release;
+    this.call = call;
+  }
+
+  /** Ends {@code span} when this reply is closed, with what was sent and received. */
+  void trace(Span span) {
+    this.span = span;
   }
 
   public int status() {
@@ -114,16 +122,38 @@ public final class SoapResponse implements AutoCloseable {
    */
   @Override
   public void close() throws IOException {
+    QName faultCode = span != null && span.isRecording() ? faultCode() : null;
     try {
-      release.close();
-    } catch (IOException | RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IOException(e);
+      call.close();
     } finally {
-      if (buffer != null) {
-        buffer.close();
+      try {
+        if (buffer != null) {
+          buffer.close();
+        }
+      } finally {
+        endSpan(faultCode);
       }
+    }
+  }
+
+  /** The code of the fault this reply is, or null (also when it cannot be read). */
+  private QName faultCode() {
+    try {
+      Fault f = fault();
+      return f == null ? null : f.code();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private void endSpan(QName faultCode) {
+    Span s = span;
+    if (s != null) {
+      span = null;
+      if (buffer != null) {
+        SoapSpans.message(s, buffer.version(), -1); // its attachments stream, uncounted
+      }
+      SoapSpans.endClient(s, status, call.sentBytes(), call.received(), faultCode, null);
     }
   }
 

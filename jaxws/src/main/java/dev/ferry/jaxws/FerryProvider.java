@@ -40,6 +40,14 @@ public final class FerryProvider extends Provider {
    */
   public static final String TLS_PROPERTY = EndpointImpl.TLS;
 
+  /**
+   * A port's request context property: the {@code io.opentelemetry.api.OpenTelemetry} its
+   * calls' spans go to (each call a client span named {@code PortType/operation}); the global
+   * one, as registered when the first port of these settings called, if not set. An endpoint's
+   * spans are configured by {@code ServerOptions.openTelemetry} in its {@link ServerFeature}.
+   */
+  public static final String OPEN_TELEMETRY_PROPERTY = EndpointImpl.OPEN_TELEMETRY;
+
   /** Made by the service loader; there is no state of its own. */
   public FerryProvider() {}
 

@@ -1,6 +1,7 @@
 package dev.ferry.jaxws;
 
 import dev.ferry.client.SoapClient;
+import dev.ferry.client.SoapRequest;
 import dev.ferry.client.SoapResponse;
 import dev.ferry.jaxws.internal.TypedBinding;
 import dev.ferry.server.Dispatcher;
@@ -74,8 +75,11 @@ public final class TypedOperation<I, O> {
    * @throws FaultReplyException if the reply is a SOAP fault
    */
   public O call(SoapClient client, URI uri, I request) throws IOException {
-    SoapResponse response = client.call(uri, binding.request(request),
-        binding.version() == SoapVersion.SOAP_11 ? soapAction == null ? "" : soapAction : null);
+    // the span is named as the server names its own: after the request element
+    SoapResponse response = client.call(SoapRequest.builder(uri, binding.request(request))
+        .soapAction(binding.version() == SoapVersion.SOAP_11
+            ? soapAction == null ? "" : soapAction : null)
+        .operation(requestElement.getNamespaceURI(), requestElement.getLocalPart()).build());
     return binding.response(response);
   }
 

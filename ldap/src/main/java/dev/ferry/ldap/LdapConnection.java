@@ -6,6 +6,8 @@ import dev.ferry.bytes.ByteString;
 import dev.ferry.ldap.ProtocolOp.ExtendedRequest;
 import dev.ferry.ldap.ProtocolOp.ExtendedResponse;
 import dev.ferry.ldap.ProtocolOp.SearchRequest;
+import dev.ferry.ldap.internal.LdapSpans;
+import io.opentelemetry.api.trace.Span;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
@@ -68,6 +70,7 @@ public final class LdapConnection implements Closeable {
   private final LdapOptions options;
   private final LdapLimits limits;
   private final long timeoutNanos;
+  private final LdapSpans spans;
   private final ReentrantLock writeLock = new ReentrantLock();
   private final AtomicInteger lastId = new AtomicInteger();
   private final Map<Integer, Object> pending = new ConcurrentHashMap<>();
@@ -85,6 +88,7 @@ public final class LdapConnection implements Closeable {
     this.options = options;
     this.limits = options.limits();
     this.timeoutNanos = options.timeout().toNanos();
+    this.spans = LdapSpans.orGlobal(options.openTelemetry(), "dev.ferry.ldap");
     this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
     // Buffered: the framer reads header octets one at a time. Nothing is read past a PDU that
     // matters for StartTLS, because the server sends nothing after its StartTLS response.
@@ -284,11 +288,18 @@ public final class LdapConnection implements Closeable {
    * messages too, and are not followed here even if the options say so: {@link #collect} does.
    */
   public SearchResults search(SearchRequest request, Control... controls) throws IOException {
-    int id = nextId();
-    SearchResults results = new SearchResults(this, id, Operation.of(request), timeoutNanos);
-    register(id, results);
-    send(new LdapMessage(id, request, List.of(controls)));
-    return results;
+    Span span = spans.startClient(request, host, port);
+    try {
+      int id = nextId();
+      SearchResults results = new SearchResults(this, id, Operation.of(request), timeoutNanos,
+          span);
+      register(id, results);
+      send(new LdapMessage(id, request, List.of(controls)));
+      return results;
+    } catch (IOException | RuntimeException e) {
+      LdapSpans.fail(span, e);
+      throw e;
+    }
   }
 
   /**
@@ -376,11 +387,23 @@ public final class LdapConnection implements Closeable {
     if (request instanceof SearchRequest) {
       throw new IllegalArgumentException("use search(...) for searches");
     }
-    int id = nextId();
-    CompletableFuture<LdapMessage> f = new CompletableFuture<>();
-    register(id, f);
-    send(new LdapMessage(id, request, controls));
-    return f;
+    Span span = spans.startClient(request, host, port);
+    try {
+      int id = nextId();
+      CompletableFuture<LdapMessage> f = new CompletableFuture<>();
+      register(id, f);
+      send(new LdapMessage(id, request, controls));
+      return f.whenComplete((m, failure) -> {
+        if (failure != null) {
+          LdapSpans.fail(span, failure);
+        } else {
+          LdapSpans.endClient(span, resultCode(m), -1);
+        }
+      });
+    } catch (IOException | RuntimeException e) {
+      LdapSpans.fail(span, e);
+      throw e;
+    }
   }
 
   /** Abandons the request with {@code messageId}; the server sends no response to this. */
@@ -471,11 +494,25 @@ public final class LdapConnection implements Closeable {
   }
 
   private LdapMessage request(ProtocolOp op) throws IOException {
-    int id = nextId();
-    CompletableFuture<LdapMessage> f = new CompletableFuture<>();
-    register(id, f);
-    send(LdapMessage.of(id, op));
-    return await(Operation.of(op), id, f);
+    Span span = spans.startClient(op, host, port);
+    try {
+      int id = nextId();
+      CompletableFuture<LdapMessage> f = new CompletableFuture<>();
+      register(id, f);
+      send(LdapMessage.of(id, op));
+      LdapMessage m = await(Operation.of(op), id, f);
+      LdapSpans.endClient(span, resultCode(m), -1);
+      return m;
+    } catch (IOException | RuntimeException e) {
+      LdapSpans.fail(span, e);
+      throw e;
+    }
+  }
+
+  /** The code of {@code m}'s result; protocolError for an answer without one. */
+  private static int resultCode(LdapMessage m) {
+    LdapResult r = m.op().result();
+    return r == null ? ResultCode.PROTOCOL_ERROR.value() : r.resultCode().value();
   }
 
   private LdapMessage await(Operation op, int id, CompletableFuture<LdapMessage> f)

@@ -1,5 +1,6 @@
 package dev.ferry.ldap;
 
+import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -33,6 +34,7 @@ public final class LdapOptions {
   private final boolean verifyHostname;
   private final boolean followReferrals;
   private final Authenticator referralAuthenticator;
+  private final OpenTelemetry openTelemetry;
 
   private LdapOptions(Builder b) {
     this.limits = b.limits;
@@ -41,6 +43,7 @@ public final class LdapOptions {
     this.verifyHostname = b.verifyHostname;
     this.followReferrals = b.followReferrals;
     this.referralAuthenticator = b.referralAuthenticator;
+    this.openTelemetry = b.openTelemetry;
   }
 
   /** Returns a builder holding the defaults. */
@@ -51,7 +54,8 @@ public final class LdapOptions {
   /** Returns a builder holding these options. */
   public Builder toBuilder() {
     Builder b = builder().limits(limits).timeout(timeout).verifyHostname(verifyHostname)
-        .followReferrals(followReferrals).referralAuthenticator(referralAuthenticator);
+        .followReferrals(followReferrals).referralAuthenticator(referralAuthenticator)
+        .openTelemetry(openTelemetry);
     b.sslContext = sslContext;
     return b;
   }
@@ -88,6 +92,14 @@ public final class LdapOptions {
     return followReferrals;
   }
 
+  /**
+   * Where the spans of the connection's operations go (a client span per request, named
+   * {@code LDAP <operation>}); null for the global one as registered when the connection opens.
+   */
+  public OpenTelemetry openTelemetry() {
+    return openTelemetry;
+  }
+
   /** Authenticates each connection opened to follow a referral. */
   public Authenticator referralAuthenticator() {
     return referralAuthenticator;
@@ -114,8 +126,15 @@ public final class LdapOptions {
     private boolean verifyHostname = true;
     private boolean followReferrals;
     private Authenticator referralAuthenticator = Authenticator.ANONYMOUS;
+    private OpenTelemetry openTelemetry;
 
     private Builder() {}
+
+    /** Traces through {@code otel} (null: the global one). */
+    public Builder openTelemetry(OpenTelemetry otel) {
+      this.openTelemetry = otel;
+      return this;
+    }
 
     public Builder limits(LdapLimits limits) {
       this.limits = Objects.requireNonNull(limits, "limits");

@@ -1,6 +1,9 @@
 package dev.ferry.ldap;
 
 import dev.ferry.ldap.ProtocolOp.SearchResultDone;
+import dev.ferry.ldap.ProtocolOp.SearchResultEntry;
+import dev.ferry.ldap.internal.LdapSpans;
+import io.opentelemetry.api.trace.Span;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.NoSuchElementException;
@@ -36,12 +39,16 @@ public final class SearchResults implements Closeable {
   private Object head;
   private LdapMessage done;
   private volatile boolean closed;
+  private Span span; // the search's, until it ends
+  private long entries;
 
-  SearchResults(LdapConnection connection, int messageId, Operation search, long timeoutNanos) {
+  SearchResults(LdapConnection connection, int messageId, Operation search, long timeoutNanos,
+      Span span) {
     this.connection = connection;
     this.messageId = messageId;
     this.search = search;
     this.timeoutNanos = timeoutNanos;
+    this.span = span;
   }
 
   /** Returns the message ID of the search request. */
@@ -57,9 +64,15 @@ public final class SearchResults implements Closeable {
   public boolean hasNext() throws IOException {
     if (head == null && done == null) {
       head = take();
-      if (head instanceof LdapMessage m && m.op() instanceof SearchResultDone) {
+      if (head instanceof LdapMessage m && m.op() instanceof SearchResultDone d) {
         done = m;
         head = null;
+        Span s = takeSpan();
+        if (s != null) {
+          LdapSpans.endClient(s, d.result().resultCode().value(), entries);
+        }
+      } else if (head instanceof LdapMessage m && m.op() instanceof SearchResultEntry) {
+        entries++;
       }
     }
     return head != null;
@@ -96,6 +109,10 @@ public final class SearchResults implements Closeable {
     }
     closed = true;
     boolean finished = done != null;
+    Span s = takeSpan();
+    if (s != null) {
+      s.end(); // abandoned by the caller, or failed: no result, and no error of the search's
+    }
     queue.clear();
     if (!finished && connection.forget(messageId)) {
       connection.abandon(messageId);
@@ -109,17 +126,36 @@ public final class SearchResults implements Closeable {
     try {
       Object o = queue.poll(timeoutNanos, TimeUnit.NANOSECONDS);
       if (o == null) {
+        LdapException e = new LdapException(search, ResultCode.TIMEOUT, "no search result"
+            + " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms", null);
+        failSpan(e);
         close();
-        throw new LdapException(search, ResultCode.TIMEOUT, "no search result within "
-            + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms", null);
+        throw e;
       }
       if (o instanceof IOException e) {
-        throw new LdapException(search, ResultCode.SERVER_DOWN, e.getMessage(), e);
+        LdapException failed = new LdapException(search, ResultCode.SERVER_DOWN,
+            e.getMessage(), e);
+        failSpan(failed);
+        throw failed;
       }
       return o;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new java.io.InterruptedIOException("interrupted while waiting for search results");
+    }
+  }
+
+  /** Returns the search's span if it has not ended yet, once. */
+  private Span takeSpan() {
+    Span s = span;
+    span = null;
+    return s;
+  }
+
+  private void failSpan(Throwable failure) {
+    Span s = takeSpan();
+    if (s != null) {
+      LdapSpans.fail(s, failure);
     }
   }
 

@@ -65,7 +65,7 @@ public final class EchoService {
   /** Returns a dispatcher with the echo operations and the WSDL. */
   public static Dispatcher dispatcher() {
     Endpoint echo = EchoService::echo;
-    Dispatcher.Builder b = Dispatcher.builder().wsdl(wsdl());
+    Dispatcher.Builder b = Dispatcher.builder().wsdl(wsdl()).service("TestMtom"); // its portType
     for (String op : OPERATIONS) {
       b.element(new QName(NAMESPACE, op), echo);
     }

@@ -34,6 +34,7 @@ public final class Dispatcher {
   private final WsdlDocuments wsdl;
   private final MessageGuard guard;
   private final Set<SoapVersion> versions;
+  private final String service;
 
   private Dispatcher(Builder b) {
     this.byAction = Map.copyOf(b.byAction);
@@ -45,6 +46,7 @@ public final class Dispatcher {
     this.wsdl = b.wsdl;
     this.guard = b.guard;
     this.versions = java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(b.versions));
+    this.service = b.service;
     if (guard != null) {
       understood.addAll(guard.understands());
     }
@@ -128,6 +130,14 @@ public final class Dispatcher {
     return guard;
   }
 
+  /**
+   * Returns the service the endpoints belong to, as its WSDL names it (for spans:
+   * {@code rpc.service}), or null for the namespace of each request's Body element.
+   */
+  public String service() {
+    return service;
+  }
+
   /** Returns the WSDL served at {@code ?wsdl} (as given, not rewritten), or null. */
   public String wsdl() {
     return wsdl == null ? null : wsdl.wsdl();
@@ -151,8 +161,15 @@ public final class Dispatcher {
     private WsdlDocuments wsdl;
     private MessageGuard guard;
     private Set<SoapVersion> versions = java.util.EnumSet.allOf(SoapVersion.class);
+    private String service;
 
     private Builder() {}
+
+    /** The service's name, as its WSDL gives it, for spans (default: none; see service()). */
+    public Builder service(String name) {
+      this.service = name;
+      return this;
+    }
 
     /**
      * The SOAP versions the endpoints speak (default: both). An envelope of another version is

@@ -35,4 +35,12 @@ public interface Endpoint {
   default boolean readsWholeBody() {
     return false;
   }
+
+  /**
+   * The operation this endpoint is, as its WSDL names it, for the server's span
+   * ({@code rpc.method}); null (the default) for the local name of the request's Body element.
+   */
+  default String operation() {
+    return null;
+  }
 }

@@ -1,6 +1,7 @@
 package dev.ferry.server;
 
 import dev.ferry.security.Authenticator;
+import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
@@ -17,6 +18,10 @@ import java.util.Objects;
  *   <tr><td>{@code idleTimeout}</td><td>120 s</td></tr>
  *   <tr><td>{@code publicAddress}</td><td>none: the local address</td></tr>
  *   <tr><td>{@code authenticator}</td><td>none: every caller is served</td></tr>
+ *   <tr><td>{@code drainDelay}</td><td>0 s</td></tr>
+ *   <tr><td>{@code drainTimeout}</td><td>30 s</td></tr>
+ *   <tr><td>{@code openTelemetry}</td><td>the global one, if an SDK or the Java agent
+ *       registered one before the endpoints were made; else none</td></tr>
  * </table>
  */
 public final class ServerOptions {
@@ -28,6 +33,9 @@ public final class ServerOptions {
   private final Duration idleTimeout;
   private final URI publicAddress;
   private final Authenticator authenticator;
+  private final OpenTelemetry openTelemetry;
+  private final Duration drainDelay;
+  private final Duration drainTimeout;
 
   private ServerOptions(Builder b) {
     this.maxRequests = b.maxRequests;
@@ -35,6 +43,9 @@ public final class ServerOptions {
     this.idleTimeout = b.idleTimeout;
     this.publicAddress = b.publicAddress;
     this.authenticator = b.authenticator;
+    this.openTelemetry = b.openTelemetry;
+    this.drainDelay = b.drainDelay;
+    this.drainTimeout = b.drainTimeout;
   }
 
   public static Builder builder() {
@@ -80,6 +91,32 @@ public final class ServerOptions {
     return authenticator;
   }
 
+  /**
+   * Where the server's spans go (a span per request, its parent the context the caller sent in
+   * {@code traceparent}; see {@code dev.ferry.tracing.SoapAttributes}); null for
+   * {@code GlobalOpenTelemetry} as registered when an endpoint is added.
+   */
+  public OpenTelemetry openTelemetry() {
+    return openTelemetry;
+  }
+
+  /**
+   * How long a closing server ({@code close()}, and so SIGTERM for {@code ferry serve}) goes on
+   * taking new connections and serving them after its readiness probe turned false, so that a
+   * load balancer stops sending it calls before it stops listening.
+   */
+  public Duration drainDelay() {
+    return drainDelay;
+  }
+
+  /**
+   * How long, once it stopped listening, a closing server lets the requests in flight finish
+   * (streamed uploads included); what still runs then is cut, its connection closed.
+   */
+  public Duration drainTimeout() {
+    return drainTimeout;
+  }
+
   /** Configures {@link ServerOptions}. */
   public static final class Builder {
     private int maxRequests = 1024;
@@ -87,8 +124,33 @@ public final class ServerOptions {
     private Duration idleTimeout = Duration.ofSeconds(120);
     private URI publicAddress;
     private Authenticator authenticator;
+    private OpenTelemetry openTelemetry;
+    private Duration drainDelay = Duration.ZERO;
+    private Duration drainTimeout = Duration.ofSeconds(30);
 
     private Builder() {}
+
+    public Builder drainDelay(Duration d) {
+      if (d.isNegative()) {
+        throw new IllegalArgumentException("drainDelay must not be negative: " + d);
+      }
+      this.drainDelay = d;
+      return this;
+    }
+
+    public Builder drainTimeout(Duration d) {
+      if (d.isNegative()) {
+        throw new IllegalArgumentException("drainTimeout must not be negative: " + d);
+      }
+      this.drainTimeout = d;
+      return this;
+    }
+
+    /** Traces through {@code otel} (null: the global one). */
+    public Builder openTelemetry(OpenTelemetry otel) {
+      this.openTelemetry = otel;
+      return this;
+    }
 
     public Builder authenticator(Authenticator authenticator) {
       this.authenticator = authenticator;

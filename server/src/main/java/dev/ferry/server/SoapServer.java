@@ -12,8 +12,10 @@ import java.util.Objects;
 
 /**
  * An embedded SOAP server: Jetty 12 on virtual threads, one {@link SoapServlet} per endpoint
- * path, {@code /health} and {@code /metrics} (Prometheus). Binds to loopback unless told
- * otherwise.
+ * path, {@code /health}, Kubernetes' probes ({@code /health/live}, {@code /health/ready}: started,
+ * an endpoint to serve and not draining; {@code /health/started}) and {@code /metrics}
+ * (Prometheus). Binds to loopback unless told otherwise. {@link #close} drains: see
+ * {@link ServerOptions#drainDelay} and {@link ServerOptions#drainTimeout}.
  *
  * <pre>{@code
  * try (SoapServer server = SoapServer.builder().port(8080)
@@ -88,10 +90,21 @@ public final class SoapServer implements AutoCloseable {
     return metrics;
   }
 
-  /** Stops, letting requests in flight finish for up to two seconds. */
+  /** Whether the server is draining (closing). */
+  public boolean draining() {
+    return host.probes().isDraining();
+  }
+
+  /**
+   * Stops gracefully: the readiness probe fails at once; new connections are still served for
+   * {@link ServerOptions#drainDelay}; then the listener closes, requests arriving on open
+   * connections get 503, and those in flight, uploads included, may finish for
+   * {@link ServerOptions#drainTimeout}. What still runs then is cut (its connection closed, so
+   * its caller never sees a clean short reply).
+   */
   @Override
   public void close() throws IOException {
-    host.close();
+    host.drain(options.drainDelay(), options.drainTimeout());
   }
 
   /** Configures a {@link SoapServer}. */

@@ -7,6 +7,7 @@ import dev.ferry.server.internal.CountingInputStream;
 import dev.ferry.server.internal.CountingOutputStream;
 import dev.ferry.server.internal.FaultReplies;
 import dev.ferry.server.internal.HttpSoap;
+import dev.ferry.server.internal.ServletHeaders;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.FaultException;
 import dev.ferry.soap.HeaderBlock;
@@ -17,6 +18,10 @@ import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
+import dev.ferry.tracing.internal.SoapSpans;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -57,6 +62,9 @@ public class SoapServlet extends HttpServlet {
   private final transient Metrics metrics;
   private final transient ServerOptions options;
   private final transient AtomicInteger inFlight = new AtomicInteger();
+  private final transient SoapSpans spans;
+  /** The server span's name for the path last served ({@code POST /path}), made once. */
+  private transient volatile String[] spanName = {"", ""};
 
   public SoapServlet(SoapCodec codec, Dispatcher dispatcher, Metrics metrics) {
     this(codec, dispatcher, metrics, ServerOptions.DEFAULTS);
@@ -68,10 +76,19 @@ public class SoapServlet extends HttpServlet {
     this.dispatcher = dispatcher;
     this.metrics = metrics;
     this.options = options;
+    this.spans = SoapSpans.orGlobal(options.openTelemetry(), "dev.ferry.server");
   }
 
-  /** What became of one exchange, for the metrics and the access log. */
-  private record Outcome(int status, String note) {}
+  /**
+   * What became of one exchange, for the metrics, the access log and the span.
+   *
+   * @param faultCode the code of the fault answered, or null
+   */
+  private record Outcome(int status, String note, QName faultCode) {
+    Outcome(int status, String note) {
+      this(status, note, null);
+    }
+  }
 
   @Override
   protected void doGet(HttpServletRequest request, HttpServletResponse response)
@@ -150,9 +167,15 @@ public class SoapServlet extends HttpServlet {
         metrics::requestBytes);
     CountingOutputStream out = new CountingOutputStream(response.getOutputStream());
     Outcome outcome = null;
+    Throwable failure = null;
     boolean admitted = inFlight.incrementAndGet() <= options.maxRequests();
-    try {
+    Context traced = spans.startServer(request, ServletHeaders.GETTER, spanName(request),
+        request.getServletPath(), request.getScheme(), request.getRemoteAddr());
+    try (Scope scope = traced.makeCurrent()) {
       outcome = admitted ? intake(request, response, in, out) : busy(request, response, out);
+    } catch (IOException | RuntimeException | Error e) {
+      failure = e;
+      throw e;
     } finally {
       inFlight.decrementAndGet();
       if (outcome == null) {
@@ -161,8 +184,21 @@ public class SoapServlet extends HttpServlet {
       long nanos = System.nanoTime() - start;
       metrics.finished(request.getServletPath(), outcome.status(), nanos, in.count(),
           out.count());
+      SoapSpans.endServer(Span.fromContext(traced), outcome.status(), in.count(), out.count(),
+          outcome.faultCode(), failure);
       HttpSoap.log(request, outcome.status(), in.count(), out.count(), nanos, outcome.note());
     }
+  }
+
+  /** {@code POST /path}, made once per path rather than once per request. */
+  private String spanName(HttpServletRequest request) {
+    String path = request.getServletPath();
+    String[] last = spanName;
+    if (!last[0].equals(path)) {
+      last = new String[] {path, "POST " + path};
+      spanName = last;
+    }
+    return last[1];
   }
 
   private Outcome intake(HttpServletRequest received, HttpServletResponse response,
@@ -252,7 +288,7 @@ public class SoapServlet extends HttpServlet {
     response.setHeader("Retry-After", "1");
     response.setHeader("Connection", "close"); // the request's body is not read
     FaultReplies.write(response, out, codec, f, 503);
-    return new Outcome(503, "fault: " + f.reason());
+    return new Outcome(503, "fault: " + f.reason(), f.code());
   }
 
   private Outcome serve(HttpServletRequest request, HttpServletResponse response,
@@ -277,9 +313,12 @@ public class SoapServlet extends HttpServlet {
       if (guard != null && reply != null) {
         reply = guard.protect(reply);
       }
+      int attachments = 0;
       if (buffer.attachments() != null) {
-        buffer.attachments().attachments(); // read (spool) the rest before answering
+        // read (spool) the rest before answering
+        attachments = buffer.attachments().attachments().size();
       }
+      SoapSpans.message(Span.current(), version, attachments);
     } catch (SoapFaultException e) {
       drain(buffer, in);
       return fault(response, out, e.fault());
@@ -318,6 +357,9 @@ public class SoapServlet extends HttpServlet {
               .collect(java.util.stream.Collectors.joining(", "))));
     }
     Endpoint endpoint = dispatcher.select(message, soapAction, opened);
+    if (endpoint != null) {
+      name(endpoint, message.buffer().bodyElement());
+    }
     if (endpoint == null || !endpoint.readsWholeBody()) {
       // every endpoint, parsing its Body or not, gets one within the limits
       message.buffer().checkBody();
@@ -332,10 +374,25 @@ public class SoapServlet extends HttpServlet {
     return endpoint.handle(message, http);
   }
 
+  /**
+   * Names the request's span after the operation: the endpoint's and the dispatcher's names
+   * where they give them, else the Body element's (only for a request an endpoint took, so
+   * that what callers send cannot make up span names).
+   */
+  private void name(Endpoint endpoint, QName element) {
+    String method = endpoint.operation();
+    String service = dispatcher.service();
+    if (element != null) {
+      method = method != null ? method : element.getLocalPart();
+      service = service != null ? service : element.getNamespaceURI();
+    }
+    SoapSpans.operation(Span.current(), service, method);
+  }
+
   private Outcome fault(HttpServletResponse response, OutputStream out, Fault fault)
       throws IOException {
     FaultReplies.write(response, out, codec, fault);
-    return new Outcome(SoapBinding.status(fault), "fault: " + fault.reason());
+    return new Outcome(SoapBinding.status(fault), "fault: " + fault.reason(), fault.code());
   }
 
   /** How much may follow a request's message: the codec's MIME epilogue limit. */

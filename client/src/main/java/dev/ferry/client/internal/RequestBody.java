@@ -35,6 +35,7 @@ public final class RequestBody extends OutputStream {
   private final List<ByteBuf> filled = new ArrayList<>(4);
   private ByteBuf chunk; // null once streamed or released
   private int count;
+  private long total;
   private OutputStream stream;
 
   /**
@@ -57,6 +58,7 @@ public final class RequestBody extends OutputStream {
 
   @Override
   public void write(byte[] b, int off, int len) throws IOException {
+    total += len;
     if (stream == null && count + len > limit) {
       startStream();
     }
@@ -134,6 +136,11 @@ public final class RequestBody extends OutputStream {
 
   public int size() {
     return count;
+  }
+
+  /** Every byte written to the body, held or streamed. */
+  public long bytes() {
+    return total;
   }
 
   /** Gives the chunks back to their pool (views still being written keep theirs); idempotent. */

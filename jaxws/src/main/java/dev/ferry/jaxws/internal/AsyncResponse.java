@@ -1,5 +1,6 @@
 package dev.ferry.jaxws.internal;
 
+import io.opentelemetry.context.Context;
 import jakarta.xml.ws.AsyncHandler;
 import jakarta.xml.ws.Response;
 import java.util.Map;
@@ -22,7 +23,8 @@ final class AsyncResponse<T> extends CompletableFuture<T> implements Response<T>
   static <T> AsyncResponse<T> start(Executor executor, PortState port, Call<T> call,
       AsyncHandler<T> handler) {
     AsyncResponse<T> r = new AsyncResponse<>();
-    executor.execute(() -> {
+    // the call's span is a child of the caller's current one, on the executor's thread too
+    executor.execute(Context.current().wrap(() -> {
       try {
         T value = call.call();
         r.context = port.getResponseContext();
@@ -34,7 +36,7 @@ final class AsyncResponse<T> extends CompletableFuture<T> implements Response<T>
       if (handler != null) {
         handler.handleResponse(r);
       }
-    });
+    }));
     return r;
   }
 

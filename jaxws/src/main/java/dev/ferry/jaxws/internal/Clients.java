@@ -3,12 +3,14 @@ package dev.ferry.jaxws.internal;
 import dev.ferry.client.SoapClient;
 import dev.ferry.security.TlsSettings;
 import dev.ferry.soap.SoapCodec;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The SOAP clients ports call through: one per codec, connect timeout and TLS settings, made on
+ * The SOAP clients ports call through: one per codec, connect timeout, TLS settings and
+ * OpenTelemetry (null: the global one as registered when the client is made), made on
  * first use and shared by every port that asks for the same (a client holds a connection pool
  * and event loops, too much to make per port or per call). The timeouts come from a request
  * context's properties, CXF's and Metro's names alike, in milliseconds: the connect timeout is
@@ -26,7 +28,7 @@ final class Clients {
   private static final SoapCodec DEFAULT_CODEC = SoapCodec.create();
   private static final Map<Key, SoapClient> CLIENTS = new ConcurrentHashMap<>();
 
-  private record Key(SoapCodec codec, long connectMillis, TlsSettings tls) {}
+  private record Key(SoapCodec codec, long connectMillis, TlsSettings tls, OpenTelemetry otel) {}
 
   private Clients() {}
 
@@ -35,10 +37,12 @@ final class Clients {
     SoapCodec codec = context.get(EndpointImpl.CODEC) instanceof SoapCodec c ? c
         : DEFAULT_CODEC;
     TlsSettings tls = context.get(EndpointImpl.TLS) instanceof TlsSettings t ? t : null;
-    Key key = new Key(codec, millis(context, CONNECT, 10_000), tls);
+    OpenTelemetry otel = context.get(EndpointImpl.OPEN_TELEMETRY) instanceof OpenTelemetry o ? o
+        : null;
+    Key key = new Key(codec, millis(context, CONNECT, 10_000), tls, otel);
     return CLIENTS.computeIfAbsent(key, k -> {
       SoapClient.Builder b = SoapClient.builder().codec(k.codec())
-          .connectTimeout(Duration.ofMillis(k.connectMillis()));
+          .connectTimeout(Duration.ofMillis(k.connectMillis())).openTelemetry(k.otel());
       return (k.tls() == null ? b : b.tls(k.tls())).build();
     });
   }

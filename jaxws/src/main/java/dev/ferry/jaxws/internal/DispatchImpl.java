@@ -73,7 +73,7 @@ final class DispatchImpl<T> extends PortState implements Dispatch<T> {
     Map<String, Object> context = snapshot();
     SoapCodec codec = codec(context);
     try {
-      Reply reply = send(request(msg, codec), null, context);
+      Reply reply = send(request(msg, codec), null, context, null, null);
       try {
         Message m = reply.message();
         if (!wantReply || m == null) {

@@ -47,6 +47,9 @@ public final class EndpointImpl extends jakarta.xml.ws.Endpoint {
    */
   public static final String CONTAINER_LIFECYCLE = "dev.ferry.jaxws.containerLifecycle";
 
+  /** A port's request context property: the client's {@code OpenTelemetry}. */
+  public static final String OPEN_TELEMETRY = "dev.ferry.jaxws.openTelemetry";
+
   private final Object implementor;
   private final Class<?> implementorClass;
   private final Target target;

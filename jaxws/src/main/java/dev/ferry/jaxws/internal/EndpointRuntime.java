@@ -11,6 +11,7 @@ import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
 import dev.ferry.xop.MtomPolicy;
+import io.opentelemetry.context.Context;
 import jakarta.activation.DataHandler;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.xml.ws.WebServiceException;
@@ -59,7 +60,7 @@ final class EndpointRuntime {
   /** A dispatcher with one endpoint per operation, serving {@code wsdl} at {@code ?wsdl}. */
   Dispatcher dispatcher(WsdlDocuments wsdl) {
     Dispatcher.Builder d = Dispatcher.builder().wsdl(wsdl).guard(binding.guard())
-        .versions(binding.version());
+        .versions(binding.version()).service(names.portType().getLocalPart());
     for (Operation op : model.operations()) {
       Endpoint e = new OperationEndpoint(op);
       if (op.requestElement() != null) {
@@ -88,6 +89,11 @@ final class EndpointRuntime {
     @Override
     public Payload handle(Message request) throws Exception {
       return handle(request, null);
+    }
+
+    @Override
+    public String operation() {
+      return op.name();
     }
 
     /** JAXB reads the whole Body, unless handlers (SAAJ's parser) read the message first. */
@@ -167,13 +173,14 @@ final class EndpointRuntime {
       return callHere(op, args, context);
     }
     try {
-      return CompletableFuture.supplyAsync(() -> {
+      // the implementation runs in the request's trace context, on the executor's thread too
+      return CompletableFuture.supplyAsync(Context.current().wrapSupplier(() -> {
         try {
           return callHere(op, args, context);
         } catch (InvocationTargetException e) {
           throw new CompletionException(e);
         }
-      }, executor).join();
+      }), executor).join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof InvocationTargetException ite) {
         throw ite;

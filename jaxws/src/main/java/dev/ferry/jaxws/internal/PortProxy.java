@@ -93,7 +93,8 @@ final class PortProxy implements InvocationHandler {
     }
     Payload request = codec.payload(state.binding.version(), state.binding.policy(), headers,
         body -> binder.writeBody(body, op.requestWrapper(), op.inParts(), values));
-    PortState.Reply reply = state.send(request, op.action(), context);
+    PortState.Reply reply = state.send(request, op.action(), context,
+        model.portTypeName(), op.name());
     try {
       if (op.isOneWay()) {
         return null;

@@ -61,8 +61,12 @@ class PortState implements BindingProvider, Closeable {
     return Clients.codec(context);
   }
 
-  /** Sends {@code request} to the context's address, through the handler chain. */
-  Reply send(Payload request, String action, Map<String, Object> context) {
+  /**
+   * Sends {@code request} to the context's address, through the handler chain; the call's span
+   * is named after {@code portType} and {@code operation}.
+   */
+  Reply send(Payload request, String action, Map<String, Object> context, String portType,
+      String operation) {
     Object address = context.get(ENDPOINT_ADDRESS_PROPERTY);
     if (address == null) {
       throw new WebServiceException("no endpoint address: set the request context's "
@@ -71,7 +75,8 @@ class PortState implements BindingProvider, Closeable {
     URI uri = uri(address.toString());
     SoapClient client = Clients.of(context);
     String soapAction = soapAction(action, context);
-    RequestOptions options = RequestOptions.of(context, soapAction, binding.guard());
+    RequestOptions options = RequestOptions.of(context, soapAction, binding.guard(),
+        portType, operation);
     // handlers see the call's properties in a context of their own; without any, none is made
     MessageContextImpl properties = binding.chain().isEmpty() ? null : outbound(context);
     SoapResponse[] response = new SoapResponse[1];

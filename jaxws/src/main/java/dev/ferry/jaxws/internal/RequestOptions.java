@@ -20,16 +20,18 @@ import java.util.Map;
  * ({@link GuardFeature#REQUEST_PROPERTY}, else the port's), read once per call.
  */
 record RequestOptions(String soapAction, Duration timeout, String user, String password,
-    Map<String, List<String>> headers, MessageGuard guard) {
+    Map<String, List<String>> headers, MessageGuard guard, String portType, String operation) {
 
+  /** The options of a call of {@code operation} of {@code portType} (either may be null). */
   static RequestOptions of(Map<String, Object> context, String soapAction,
-      MessageGuard portGuard) {
+      MessageGuard portGuard, String portType, String operation) {
     Object user = context.get(BindingProvider.USERNAME_PROPERTY);
     Object password = context.get(BindingProvider.PASSWORD_PROPERTY);
     Map<String, List<String>> headers = headers(context.get(MessageContext.HTTP_REQUEST_HEADERS));
     return new RequestOptions(soapAction, Clients.receiveTimeout(context),
         user == null ? null : user.toString(), password == null ? "" : password.toString(),
-        headers, guard(context.get(GuardFeature.REQUEST_PROPERTY), portGuard));
+        headers, guard(context.get(GuardFeature.REQUEST_PROPERTY), portGuard), portType,
+        operation);
   }
 
   private static MessageGuard guard(Object o, MessageGuard portGuard) {
@@ -59,7 +61,7 @@ record RequestOptions(String soapAction, Duration timeout, String user, String p
   SoapRequest request(URI uri, Payload payload) {
     try {
       SoapRequest.Builder b = SoapRequest.builder(uri, payload).soapAction(soapAction)
-          .timeout(timeout).headers(headers).guard(guard);
+          .timeout(timeout).headers(headers).guard(guard).operation(portType, operation);
       if (user != null) {
         b.basicAuth(user, password);
       }

@@ -16,11 +16,14 @@ import dev.ferry.ldap.ProtocolOp.ExtendedResponse;
 import dev.ferry.ldap.ProtocolOp.SearchRequest;
 import dev.ferry.ldap.ResultCode;
 import dev.ferry.ldap.SearchScope;
+import dev.ferry.ldap.internal.LdapSpans;
+import io.opentelemetry.api.trace.Span;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.nio.channels.SocketChannel;
+import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,6 +74,7 @@ final class Connection {
   private volatile String boundKey = "";
   private volatile SSLSocket tlsSocket;
   private volatile boolean closed;
+  private volatile boolean draining;
   // The keys of the last DNs searched from, so that repeated reads of the same entries skip
   // parsing and normalizing their DN: most of what a base search would otherwise allocate.
   private final String[] recentDns = new String[8];
@@ -86,6 +90,9 @@ final class Connection {
     this.channelInput = new ChannelInput(channel, arrivals);
     this.in = channelInput;
     this.operations = new Operations(dsa, this);
+    // from its accept on it waits for a first request: idle (and so the first to make room
+    // at maxConnections) before its thread has started reading
+    this.awaitingSince = System.nanoTime();
   }
 
   // --- state the operations read ----------------------------------------------------------------
@@ -165,6 +172,10 @@ final class Connection {
           }
           continue;
         }
+        if (draining) { // the server is stopping: this request is not performed
+          disconnect(ResultCode.UNAVAILABLE, "the server is shutting down");
+          break;
+        }
         if (!perform(m)) {
           break;
         }
@@ -242,6 +253,16 @@ final class Connection {
     }
   }
 
+  /** Whether the connection waits for a request with nothing running: drain may close it. */
+  boolean idle() {
+    return awaitingSince != 0 && running.isEmpty();
+  }
+
+  /** From now on a request that arrives is refused: the connection is closed with a notice. */
+  void drain() {
+    draining = true;
+  }
+
   /**
    * Returns since when this connection has waited for a request (nanoTime) if it may make
    * room for another: it has not bound and runs nothing; otherwise 0.
@@ -288,7 +309,7 @@ final class Connection {
       }
       case SearchRequest s -> search(id, s, m.controls());
       case ProtocolOp.BindRequest b -> {
-        send(LdapMessage.of(id, operations.bind(b)), true);
+        answer(id, b, () -> operations.bind(b));
         boolean nowBound = !boundKey.isEmpty();
         if (nowBound != boundLimits) { // a bound client may send larger requests
           boundLimits = nowBound;
@@ -302,10 +323,43 @@ final class Connection {
               .getSimpleName() + " from a client");
           return false;
         }
-        send(LdapMessage.of(id, operations.update(m)), true);
+        answer(id, m.op(), () -> operations.update(m));
       }
     }
     return true;
+  }
+
+  /** Sends what {@code operation} answers {@code request}, in a span of its own. */
+  private void answer(int id, ProtocolOp request, Supplier<ProtocolOp> operation)
+      throws IOException {
+    Span span = dsa.spans.startServer(request, address);
+    try {
+      ProtocolOp response = operation.get();
+      send(LdapMessage.of(id, response), true);
+      LdapSpans.endServer(span, resultCode(response.result()), -1);
+    } catch (IOException | RuntimeException e) {
+      LdapSpans.fail(span, e);
+      throw e;
+    }
+  }
+
+  private static int resultCode(LdapResult r) {
+    return r == null ? ResultCode.OTHER.value() : r.resultCode().value();
+  }
+
+  /** Runs {@code s} in its span, which ends with the result (or with none, abandoned). */
+  private void run(Search s, Span span) throws IOException {
+    try {
+      LdapResult result = s.run();
+      if (result == null) {
+        span.end();
+      } else {
+        LdapSpans.endServer(span, result.resultCode().value(), s.returned());
+      }
+    } catch (IOException | RuntimeException e) {
+      LdapSpans.fail(span, e);
+      throw e;
+    }
   }
 
   private static boolean isRequest(ProtocolOp op) {
@@ -315,26 +369,28 @@ final class Connection {
   }
 
   private void search(int id, SearchRequest request, List<Control> controls) throws IOException {
+    Span span = dsa.spans.startServer(request, address);
     LdapResult refused = operations.checkControls(controls, true);
+    if (refused == null && request.scope() != SearchScope.BASE_OBJECT
+        && running.size() >= dsa.limits.maxOperationsPerConnection()) {
+      refused = LdapResult.of(ResultCode.BUSY, "LdapServerLimits.maxOperationsPerConnection"
+          + " exceeded: " + (running.size() + 1) + " > "
+          + dsa.limits.maxOperationsPerConnection());
+    }
     if (refused != null) {
       sendDone(id, refused, List.of());
+      LdapSpans.endServer(span, refused.resultCode().value(), 0);
       return;
     }
     Search s = new Search(dsa, this, id, request, controls);
     if (request.scope() == SearchScope.BASE_OBJECT) {
-      s.run();
-      return;
-    }
-    if (running.size() >= dsa.limits.maxOperationsPerConnection()) {
-      sendDone(id, LdapResult.of(ResultCode.BUSY, "LdapServerLimits.maxOperationsPerConnection"
-          + " exceeded: " + (running.size() + 1) + " > "
-          + dsa.limits.maxOperationsPerConnection()), List.of());
+      run(s, span);
       return;
     }
     running.put(id, s);
     Thread.ofVirtual().name("ldap-search-" + id).start(() -> {
       try {
-        s.run();
+        run(s, span);
       } catch (IOException | RuntimeException e) {
         close();
       } finally {

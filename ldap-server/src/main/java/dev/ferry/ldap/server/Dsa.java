@@ -38,11 +38,14 @@ final class Dsa {
   final String subschemaKey;
   final dev.ferry.ldap.LdapLimits anonymousLimits;
   final dev.ferry.ldap.LdapLimits boundLimits;
+  final dev.ferry.ldap.internal.LdapSpans spans;
 
   Dsa(Schema schema, boolean checking, LdapServerLimits limits, List<Dn> suffixes,
       String rootDn, ByteString rootPassword, AccessRules rules, SSLContext tls,
       Function<X509Certificate, String> certificateMapper, Clock clock,
-      PasswordScheme passwordScheme, boolean readOnly, Indexes indexes, Store store) {
+      PasswordScheme passwordScheme, boolean readOnly, Indexes indexes, Store store,
+      dev.ferry.ldap.internal.LdapSpans spans) {
+    this.spans = spans;
     this.readOnly = readOnly;
     this.passwords = new Passwords(passwordScheme);
     this.schema = schema;

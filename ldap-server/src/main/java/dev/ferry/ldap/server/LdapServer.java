@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -65,11 +66,16 @@ public final class LdapServer implements AutoCloseable {
   private final Thread timeouts;
   private final boolean ldaps;
   private volatile boolean closed;
+  private final Duration drainDelay;
+  private final Duration drainTimeout;
 
-  private LdapServer(Dsa dsa, ServerSocketChannel listener, boolean ldaps) {
+  private LdapServer(Dsa dsa, ServerSocketChannel listener, boolean ldaps, Duration drainDelay,
+      Duration drainTimeout) {
     this.dsa = dsa;
     this.listener = listener;
     this.ldaps = ldaps;
+    this.drainDelay = drainDelay;
+    this.drainTimeout = drainTimeout;
     this.acceptor = Thread.ofVirtual().name("ldap-accept-" + port()).unstarted(this::accept);
     this.timeouts = Thread.ofVirtual().name("ldap-timeouts-" + port())
         .unstarted(this::watchTimeouts);
@@ -282,11 +288,22 @@ public final class LdapServer implements AutoCloseable {
     }
   }
 
-  /** Stops listening and closes every connection, each with a notice of disconnection. */
+  /**
+   * Stops gracefully (see {@link Builder#drain}): new connections are taken for the drain
+   * delay; then the listener closes, each connection is closed with a notice of disconnection
+   * as soon as it has nothing in flight (a request that arrives meanwhile is refused so), and
+   * one still busy at the drain timeout is closed at once: a client never takes a search cut
+   * short for a whole one, since no result done comes.
+   */
   @Override
   public void close() {
     if (closed) {
       return;
+    }
+    try {
+      Thread.sleep(drainDelay);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // asked to hurry: on to the stop
     }
     closed = true;
     timeouts.interrupt();
@@ -295,8 +312,9 @@ public final class LdapServer implements AutoCloseable {
     } catch (IOException ignored) {
       // closing a listener does not fail in a way we could act on
     }
+    drainConnections();
     for (Connection c : List.copyOf(connections)) {
-      c.disconnect(ResultCode.UNAVAILABLE, "the server is shutting down");
+      c.close(); // still busy: cut without a notice, which a writer blocked on it would hold up
     }
     try {
       acceptor.join(5_000);
@@ -304,6 +322,28 @@ public final class LdapServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     dsa.directory.close();
+  }
+
+  /** Closes each connection once it is idle, until none is left or the drain timeout passes. */
+  private void drainConnections() {
+    connections.forEach(Connection::drain);
+    long deadline = System.nanoTime() + drainTimeout.toNanos();
+    while (true) {
+      for (Connection c : List.copyOf(connections)) {
+        if (c.idle()) {
+          c.disconnect(ResultCode.UNAVAILABLE, "the server is shutting down");
+        }
+      }
+      if (connections.isEmpty() || System.nanoTime() - deadline >= 0) {
+        return;
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // asked to hurry: what runs is cut
+        return;
+      }
+    }
   }
 
   @Override
@@ -332,6 +372,9 @@ public final class LdapServer implements AutoCloseable {
     private final Map<String, Set<IndexType>> indexes = new LinkedHashMap<>();
     private Path storage;
     private long maxStoreBytes = LmdbStore.DEFAULT_MAX_BYTES;
+    private io.opentelemetry.api.OpenTelemetry openTelemetry;
+    private Duration drainDelay = Duration.ZERO;
+    private Duration drainTimeout = Duration.ofSeconds(30);
 
     private interface Source {
       List<LdifRecord> read() throws IOException;
@@ -342,6 +385,32 @@ public final class LdapServer implements AutoCloseable {
     /** Listens on {@code address} (default: loopback). */
     public Builder address(InetAddress address) {
       this.address = Objects.requireNonNull(address, "address");
+      return this;
+    }
+
+    /**
+     * Where the spans of the operations served go (a server span per request, named
+     * {@code LDAP <operation>}; LDAP carries no trace context, so each starts a trace); null
+     * (the default) for the global one as registered when the server starts.
+     */
+    public Builder openTelemetry(io.opentelemetry.api.OpenTelemetry otel) {
+      this.openTelemetry = otel;
+      return this;
+    }
+
+    /**
+     * How {@link LdapServer#close} stops: new connections are still taken for {@code delay}
+     * (default 0: while a load balancer notices), then refused; operations in flight may finish
+     * for {@code timeout} (default 30 s), each connection closed with a notice of disconnection
+     * once it has none; what still runs then is cut.
+     */
+    public Builder drain(Duration delay, Duration timeout) {
+      if (delay.isNegative() || timeout.isNegative()) {
+        throw new IllegalArgumentException("drain durations must not be negative: " + delay
+            + ", " + timeout);
+      }
+      this.drainDelay = delay;
+      this.drainTimeout = timeout;
       return this;
     }
 
@@ -550,7 +619,7 @@ public final class LdapServer implements AutoCloseable {
           listener.close();
           throw e;
         }
-        LdapServer server = new LdapServer(dsa, listener, ldaps);
+        LdapServer server = new LdapServer(dsa, listener, ldaps, drainDelay, drainTimeout);
         server.acceptor.start();
         server.timeouts.start();
         return server;
@@ -601,7 +670,8 @@ public final class LdapServer implements AutoCloseable {
       Store store = storage == null ? new MemoryStore()
           : LmdbStore.open(storage, maxStoreBytes, s, x);
       return new Dsa(s, checking, limits, suffixes, rootDn, rootPassword, access, tls,
-          certificateMapper, clock, passwordScheme, readOnly, x, store);
+          certificateMapper, clock, passwordScheme, readOnly, x, store,
+          dev.ferry.ldap.internal.LdapSpans.orGlobal(openTelemetry, "dev.ferry.ldap.server"));
     }
   }
 }

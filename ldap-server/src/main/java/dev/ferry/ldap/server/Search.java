@@ -63,8 +63,13 @@ final class Search {
     abandoned = true;
   }
 
-  /** Runs the search and sends its result, unless it was abandoned. */
-  void run() throws IOException {
+  /** The entries sent so far. */
+  int returned() {
+    return returned;
+  }
+
+  /** Runs the search and sends its result, unless it was abandoned; returns it, or null. */
+  LdapResult run() throws IOException {
     LdapResult result;
     List<Control> response = List.of();
     Paging paging = null;
@@ -80,9 +85,11 @@ final class Search {
     } catch (StoreException e) {
       result = Operations.storeFailure(e);
     }
-    if (!abandoned) {
-      connection.sendDone(id, result, response);
+    if (abandoned) {
+      return null;
     }
+    connection.sendDone(id, result, response);
+    return result;
   }
 
   private Paging paging() throws OperationException {

@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -46,13 +48,16 @@ public final class JettyHost implements AutoCloseable {
   private static final int MIN_PLATFORM_THREADS = 8;
 
   /** The paths the host answers itself, whatever the servlets' paths. */
-  public static final Set<String> OWN_PATHS = Set.of("/health", "/metrics");
+  public static final Set<String> OWN_PATHS = Set.of("/health", "/health/live", "/health/ready",
+      "/health/started", "/metrics");
 
   private final Server server;
   private final ServerConnector connector;
   private final String host;
   private final ServletContextHandler context;
   private final TlsSettings tls;
+  private final Probes probes;
+  private volatile int endpoints;
 
   public JettyHost(String host, int port, Map<String, HttpServlet> servlets,
       Supplier<String> metrics, ServerOptions options) {
@@ -64,6 +69,7 @@ public final class JettyHost implements AutoCloseable {
       Supplier<String> metrics, ServerOptions options, TlsSettings tls) {
     this.host = host;
     this.tls = tls;
+    this.probes = new Probes(() -> endpoints > 0);
     server = new Server(threadPool());
     HttpConfiguration config = new HttpConfiguration();
     config.setSendServerVersion(false);
@@ -89,15 +95,21 @@ public final class JettyHost implements AutoCloseable {
     server.addConnector(connector);
     context = new ServletContextHandler("/");
     servlets.forEach((path, servlet) -> context.addServlet(new ServletHolder(servlet), path));
-    context.addServlet(new ServletHolder(new TextServlet(() -> "{\"status\":\"UP\"}\n",
+    endpoints = servlets.size();
+    context.addServlet(new ServletHolder(new TextServlet(() -> Probes.UP,
         "application/json")), "/health");
+    context.addServlet(new ServletHolder(new ProbeServlet(() -> null)), "/health/live");
+    context.addServlet(new ServletHolder(new ProbeServlet(probes::notReady)), "/health/ready");
+    context.addServlet(new ServletHolder(new ProbeServlet(probes::notStarted)),
+        "/health/started");
     context.addServlet(new ServletHolder(new TextServlet(metrics,
         "text/plain; version=0.0.4; charset=utf-8")), "/metrics");
     if (!servlets.containsKey("/*")) {
       context.addServlet(new ServletHolder(new NotFound()), "/");
     }
-    server.setHandler(context);
-    server.setStopTimeout(2000);
+    // during a drain, requests that arrive after the listener closed get 503 and the
+    // connection is closed; those in flight are waited for
+    server.setHandler(new GracefulHandler(context));
   }
 
   /**
@@ -149,6 +161,7 @@ public final class JettyHost implements AutoCloseable {
    */
   public synchronized void addServlet(String path, HttpServlet servlet) {
     context.addServlet(new ServletHolder(servlet), path);
+    endpoints++;
   }
 
   /** Stops serving {@code path}; returns false if nothing was served there. */
@@ -165,6 +178,7 @@ public final class JettyHost implements AutoCloseable {
     handler.setServletMappings(kept);
     handler.setServlets(Arrays.stream(handler.getServlets())
         .filter(h -> names.contains(h.getName())).toArray(ServletHolder[]::new));
+    endpoints--;
     return true;
   }
 
@@ -172,6 +186,7 @@ public final class JettyHost implements AutoCloseable {
   public void start() throws IOException {
     try {
       server.start();
+      probes.started();
     } catch (IOException e) {
       throw e;
     } catch (Exception e) {
@@ -190,12 +205,37 @@ public final class JettyHost implements AutoCloseable {
     return URI.create((tls == null ? "http" : "https") + "://" + h + ":" + port() + path);
   }
 
+  /** The probes' state (to drain, or to ask whether the host is draining). */
+  public Probes probes() {
+    return probes;
+  }
+
+  /** Stops at once, cutting requests in flight. */
   @Override
   public void close() throws IOException {
+    drain(Duration.ZERO, Duration.ZERO);
+  }
+
+  /**
+   * Stops gracefully: readiness fails at once; new connections are still taken and served for
+   * {@code delay} (while a load balancer notices); then the listener closes, requests that
+   * arrive on open connections get 503, and those in flight, streamed uploads included, may
+   * finish for up to {@code timeout}. What is still running then is cut: its connection is
+   * closed, so its caller sees a reset or a short message that its framing shows as short,
+   * never a clean reply.
+   */
+  public void drain(Duration delay, Duration timeout) throws IOException {
+    probes.draining();
+    try {
+      Thread.sleep(delay);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // asked to hurry: on to the stop
+    }
+    server.setStopTimeout(timeout.toMillis());
     try {
       server.stop();
     } catch (TimeoutException e) {
-      // requests still running after the grace period were cut off; the server is stopped
+      // requests still running at the deadline were cut off; the server is stopped
     } catch (Exception e) {
       throw new IOException("cannot stop the HTTP server: " + e.getMessage(), e);
     }
