@@ -44,7 +44,7 @@ public final class Broker implements AutoCloseable {
   private final Builder config;
   private final Transport transport;
   private final HttpConnections backends;
-  private final Map<Routes.Route, HttpConnections> tlsBackends = new IdentityHashMap<>();
+  private final Map<Route, HttpConnections> tlsBackends = new IdentityHashMap<>();
   private final SslContext tls;
   private final BrokerMetrics metrics;
   private final SoapClient auditClient;
@@ -57,7 +57,7 @@ public final class Broker implements AutoCloseable {
     this.config = b;
     this.transport = Transport.start(b.options.ioThreads(), "ferry-broker");
     this.backends = new HttpConnections(transport, b.routes.timeout(), b.routes.timeout());
-    for (Routes.Route r : b.routes.routes()) {
+    for (Route r : b.routes.routes()) {
       if (r.policy().backendTls() != null) {
         tlsBackends.put(r, new HttpConnections(transport, b.routes.timeout(),
             b.routes.timeout(), NettyTls.client(r.policy().backendTls())));

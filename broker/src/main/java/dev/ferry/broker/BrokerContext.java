@@ -12,11 +12,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * admission limit's).
  */
 record BrokerContext(SoapCodec codec, Forwarding forwarding, HttpConnections backends,
-    Map<Routes.Route, HttpConnections> tlsBackends, BrokerOptions options,
+    Map<Route, HttpConnections> tlsBackends, BrokerOptions options,
     BrokerMetrics metrics, Audit audit, AtomicInteger slots, String localAddress) {
 
   /** The connections to {@code route}'s backend. */
-  HttpConnections backends(Routes.Route route) {
+  HttpConnections backends(Route route) {
     HttpConnections own = tlsBackends.get(route);
     return own != null ? own : backends;
   }

@@ -29,12 +29,12 @@ final class BrokerMetrics {
   private final Map<String, RouteMeters> byRoute;
   private final Counter refused;
 
-  BrokerMetrics(List<Routes.Route> routes) {
+  BrokerMetrics(List<Route> routes) {
     registry.gauge(PREFIX + ".in.flight", inFlight);
     refused = Counter.builder(PREFIX + ".refused").description("requests refused with 503:"
         + " maxExchanges were in flight").register(registry);
     Map<String, RouteMeters> m = new HashMap<>();
-    for (Routes.Route r : routes) {
+    for (Route r : routes) {
       m.computeIfAbsent(r.name(), RouteMeters::new);
     }
     m.put(NONE, new RouteMeters(NONE));

@@ -114,7 +114,7 @@ final class Exchange implements ReplyHandler.Listener {
   private long dropped;
   private long bytesIn;
 
-  private volatile Routes.Route route;
+  private volatile Route route;
   private volatile Audit.Copy copy = Audit.NONE;
   private volatile Channel backend;
   private volatile HttpConnections.Origin origin;
@@ -318,13 +318,16 @@ final class Exchange implements ReplyHandler.Listener {
         ByteString.takeOwnership(body, HEADROOM, heldBytes), type)) {
       Message message = buffer.toMessage();
       version = message.version();
-      Routes.Route r = cx.forwarding().prepare(path, message, soapAction,
-          CallerRequest.of(request));
+      Route r = cx.forwarding().prepare(request, path, message, soapAction);
       if (r == null) {
         fault(Forwarding.noRoute(path, message, soapAction));
         return;
       }
       route = r;
+      if (r.fault() != null) {
+        fault(r.fault().toFault(version));
+        return;
+      }
       if (!admit()) {
         return;
       }
@@ -466,13 +469,16 @@ final class Exchange implements ReplyHandler.Listener {
     try (MessageBuffer buffer = cx.codec().read(streamed, type)) {
       Message message = buffer.toMessage();
       version = message.version();
-      Routes.Route r = cx.forwarding().prepare(path, message, soapAction,
-          CallerRequest.of(request));
+      Route r = cx.forwarding().prepare(request, path, message, soapAction);
       if (r == null) {
         onLoop(() -> fault(Forwarding.noRoute(path, message, soapAction)));
         return;
       }
       route = r;
+      if (r.fault() != null) {
+        onLoop(() -> fault(r.fault().toFault(version)));
+        return;
+      }
       if (!cx.admit()) {
         onLoop(this::busy);
         return;
@@ -963,7 +969,7 @@ final class Exchange implements ReplyHandler.Listener {
     if (admitted) {
       cx.release();
     }
-    Routes.Route r = route;
+    Route r = route;
     cx.metrics().finished(r == null ? BrokerMetrics.NONE : r.name(), status, nanos, bytesIn,
         bytesOut, admitted);
     AccessLog.line(ctx.channel().remoteAddress(), request.method().name(), request.uri(),
@@ -983,7 +989,7 @@ final class Exchange implements ReplyHandler.Listener {
     private int status;
 
     void start() {
-      Routes.Route r = cx.forwarding().routes().forPath(path);
+      Route r = cx.forwarding().routes().forPath(path);
       if (r == null) {
         plain(HttpResponseStatus.NOT_FOUND, "no service at " + path);
         return;

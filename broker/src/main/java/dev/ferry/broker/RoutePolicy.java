@@ -41,7 +41,7 @@ public record RoutePolicy(Set<String> callers, String identityHeader, TlsSetting
    * Lets {@code caller} through on {@code route}, or throws the Sender fault that refuses it
    * (naming the route, and the caller if there is one).
    */
-  void admit(Identity caller, Routes.Route route, SoapVersion version) throws FaultException {
+  void admit(Identity caller, Route route, SoapVersion version) throws FaultException {
     if (callers == null || caller != null && (callers.contains("*")
         || callers.contains(caller.getName()))) {
       return;

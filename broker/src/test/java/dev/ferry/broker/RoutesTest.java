@@ -3,12 +3,41 @@ package dev.ferry.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ferry.bytes.ByteString;
+import dev.ferry.soap.Message;
+import dev.ferry.soap.SoapCodec;
+import dev.ferry.soap.SoapException;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.io.IOException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
+/** The routes file read, its mistakes named by line and key, and routes chosen by content. */
 class RoutesTest {
+  private static final SoapCodec CODEC = SoapCodec.create();
+  private static final String S11 = "http://schemas.xmlsoap.org/soap/envelope/";
+
+  private static Message message(String header, String body) throws IOException {
+    return CODEC.parse(ByteString.encodeUtf8("<s:Envelope xmlns:s=\"" + S11 + "\""
+        + " xmlns:wsa=\"http://www.w3.org/2005/08/addressing\" xmlns:t=\"urn:t\">"
+        + (header.isEmpty() ? "" : "<s:Header>" + header + "</s:Header>")
+        + "<s:Body>" + body + "</s:Body></s:Envelope>")).toMessage();
+  }
+
+  private static String chosen(Routes routes, String path, HttpHeaders headers,
+      String soapAction, Message m) throws IOException {
+    Route r = new RouteTable(routes).select(new RouteTable.Request(path, headers, soapAction, m))
+        .route();
+    return r == null ? null : r.name();
+  }
+
+  private static String chosen(Routes routes, Message m) throws IOException {
+    return chosen(routes, "/svc", new DefaultHttpHeaders(), null, m);
+  }
+
   @Test
-  void readsRoutesAndMatchesFirstByPathAndAction() {
+  void readsRoutesAndMatchesFirstByPathAndAction() throws IOException {
     Routes r = Routes.parse("""
         timeout: 1.5s
         routes:
@@ -20,32 +49,144 @@ class RoutesTest {
             to: https://b.example:8443/two
         """);
     assertThat(r.timeout()).isEqualTo(Duration.ofMillis(1500));
-    assertThat(r.match("/svc", "urn:a", null).to().getHost()).isEqualTo("a.example");
-    assertThat(r.match("/svc", null, "urn:a").audit()).isEqualTo("/tmp/audit");
-    assertThat(r.match("/svc", "urn:b", null).to().getPort()).isEqualTo(8443);
-    assertThat(r.match("/other", null, null)).isNull();
+    Message plain = message("", "<t:op/>");
+    HttpHeaders none = new DefaultHttpHeaders();
+    assertThat(chosen(r, "/svc", none, "urn:a", plain)).isEqualTo("/svc urn:a");
+    assertThat(chosen(r, message("<wsa:Action>urn:a</wsa:Action>", "<t:op/>")))
+        .isEqualTo("/svc urn:a");
+    assertThat(chosen(r, "/svc", none, "urn:b", plain)).isEqualTo("/svc");
+    assertThat(chosen(r, "/other", none, null, plain)).isNull();
+    assertThat(r.routes().get(0).audit()).isEqualTo("/tmp/audit");
+    assertThat(r.routes().get(1).to().getPort()).isEqualTo(8443);
   }
 
   @Test
-  void namesWhatIsWrong() {
+  void choosesByHeadersActionsSoapHeadersAndTheBodyElseAFault() throws IOException {
+    Routes r = Routes.parse("""
+        routes:
+          - path: /svc
+            name: acme
+            when:
+              header: {name: X-Tenant, equals: acme}
+            to: http://acme.example/
+          - path: /svc
+            name: beta tenants
+            when:
+              header: [{name: X-Tenant, matches: "beta-[0-9]+"}, {name: X-Zone, equals: eu}]
+            to: http://beta.example/
+          - path: /svc
+            name: buy
+            when: {soapAction: urn:buy, wsaAction: {matches: "urn:buy.*"}}
+            to: http://buy.example/
+          - path: /svc
+            name: gold
+            namespaces: {t: "urn:t"}
+            when:
+              soapHeader: {name: "t:Tier", equals: gold}
+            to: http://gold.example/
+          - path: /svc
+            name: ibm
+            namespaces: {t: "urn:t"}
+            when:
+              body: "//t:order[1]/t:symbol = 'IBM'"
+            to: http://ibm.example/
+          - path: /svc
+            name: big
+            namespaces: {t: "urn:t"}
+            when:
+              body: ["//t:order/@qty > 1000", "//t:order[@type = 'limit']"]
+            to: http://big.example/
+          - path: /svc
+            name: rest
+            fault: {code: Sender, reason: no desk for this order}
+        """);
+    Message order = message("", "<t:buy><t:order qty=\"5\"><t:symbol>IBM</t:symbol></t:order>"
+        + "</t:buy>");
+    HttpHeaders h = new DefaultHttpHeaders();
+    assertThat(chosen(r, "/svc", h.set("X-Tenant", "acme"), null, order)).isEqualTo("acme");
+    assertThat(chosen(r, "/svc", h.set("X-Tenant", "beta-12"), null, order)).isEqualTo("ibm");
+    assertThat(chosen(r, "/svc", h.set("X-Zone", "eu"), null, order))
+        .isEqualTo("beta tenants");
+    Message buy = message("<wsa:Action>urn:buy:v2</wsa:Action>", "<t:op/>");
+    assertThat(chosen(r, "/svc", new DefaultHttpHeaders(), "urn:buy", buy)).isEqualTo("buy");
+    assertThat(chosen(r, "/svc", new DefaultHttpHeaders(), "urn:sell", buy)).isEqualTo("rest");
+    assertThat(chosen(r, message("<t:Tier>gold</t:Tier>", "<t:op/>"))).isEqualTo("gold");
+    assertThat(chosen(r, message("<t:Tier>tin</t:Tier>", "<t:op/>"))).isEqualTo("rest");
+    assertThat(chosen(r, order)).isEqualTo("ibm");
+    // the first order decides for ibm; both body paths must hold for big
+    assertThat(chosen(r, message("", "<t:buy><t:order qty=\"5000\" type=\"limit\"><t:symbol>"
+        + "SUN</t:symbol></t:order><t:order><t:symbol>IBM</t:symbol></t:order></t:buy>")))
+        .isEqualTo("big");
+    assertThat(chosen(r, message("", "<t:buy><t:order qty=\"5000\"><t:symbol>SUN</t:symbol>"
+        + "</t:order></t:buy>"))).isEqualTo("rest");
+    assertThat(r.routes().get(6).fault()).isEqualTo(new RouteFault(true, "no desk for this order"));
+  }
+
+  @Test
+  void aMalformedBodyWhereAConditionReadsItIsTheCallersFault() throws IOException {
+    Routes r = Routes.parse("routes:\n  - path: /svc\n    when: {body: \"//a = 'x'\"}\n"
+        + "    to: http://x.example/\n");
+    Message broken = CODEC.parse(ByteString.encodeUtf8("<s:Envelope xmlns:s=\"" + S11 + "\">"
+        + "<s:Body><b><c></b></s:Body></s:Envelope>")).toMessage();
+    assertThatThrownBy(() -> chosen(r, broken)).isInstanceOf(SoapException.class)
+        .hasMessageContaining("malformed Body");
+  }
+
+  @Test
+  void namesWhatIsWrongAndItsLine() {
     assertThatThrownBy(() -> Routes.parse("routes:\n  - path: svc\n    to: http://x/\n"))
-        .hasMessageContaining("routes[0].path: must start with /");
+        .hasMessageContaining("line 2: routes[0].path: must start with /");
     assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n    to: ftp://x/\n"))
-        .hasMessageContaining("routes[0].to: expected an http:// or https:// URL");
+        .hasMessageContaining("line 3: routes[0].to: expected an http:// or https:// URL");
     assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n"))
         .hasMessageContaining("routes[0].to: missing");
     assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n    too: http://x/\n"))
-        .hasMessageContaining("unknown key \"too\"");
+        .hasMessageContaining("line 3: routes[0].too: unknown key \"too\"");
     assertThatThrownBy(() -> Routes.parse("timeout: soon\nroutes: [{path: /s, to: http://x/}]"))
-        .hasMessageContaining("timeout: expected a duration");
+        .hasMessageContaining("line 1: timeout: expected a duration");
     assertThatThrownBy(() -> Routes.parse("routes: [")).hasMessageContaining("malformed YAML");
     assertThatThrownBy(() -> Routes.parse("routes: []")).hasMessageContaining("at least one");
+    assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n    to: http://x/\n"
+        + "    fault: {reason: no}\n")).hasMessageContaining("line 4: routes[0].fault: a route"
+            + " forwards (to) or answers a fault, not both");
+    assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n    fault: {code: Oops,"
+        + " reason: no}\n")).hasMessageContaining("routes[0].fault.code: expected Sender");
+    assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n    to: http://x/\n"
+        + "    when:\n      header: {name: X-A, matches: \"[\"}\n"))
+        .hasMessageContaining("line 5: routes[0].when.header.matches: not a regular expression");
+    assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n    to: http://x/\n"
+        + "    when:\n      soapHeader: {name: \"q:T\", equals: x}\n"))
+        .hasMessageContaining("routes[0].when.soapHeader.name: the prefix q is not declared");
+  }
+
+  @Test
+  void aBodyPathOutsideTheSubsetIsRefusedAsTheRoutesLoadNamingItAndWhy() {
+    assertThatThrownBy(() -> Routes.parse("""
+        routes:
+          - path: /s
+            to: http://x/
+            when:
+              body: "//order[last()]/symbol = 'IBM'"
+        """)).isInstanceOf(IllegalArgumentException.class).hasMessage("line 5:"
+            + " routes[0].when.body: body path \"//order[last()]/symbol = 'IBM'\": last()"
+            + " needs the number of siblings, known only after the last one; the subset decides"
+            + " as it reads (at character 9)");
+  }
+
+  @Test
+  void routesSharingANameGetNumbers() {
+    Routes r = Routes.parse("routes:\n  - {path: /s, to: \"http://a/\"}\n"
+        + "  - {path: /s, to: \"http://b/\"}\n");
+    assertThat(r.routes()).extracting(Route::name).containsExactly("/s", "/s #2");
   }
 
   @Test
   void refusesYamlThatWouldBuildObjects() {
     assertThatThrownBy(() -> Routes.parse(
         "routes: !!javax.script.ScriptEngineManager [!!java.net.URLClassLoader [[]]]"))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tag");
+    assertThatThrownBy(() -> Routes.parse("routes:\n  - !thing {path: /s, to: \"http://a/\"}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("line 2: the tag !thing is not accepted");
   }
 }

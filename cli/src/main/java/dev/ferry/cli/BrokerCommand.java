@@ -1,6 +1,7 @@
 package dev.ferry.cli;
 
 import dev.ferry.broker.Broker;
+import dev.ferry.broker.Route;
 import dev.ferry.broker.Routes;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,7 +24,14 @@ import picocli.CommandLine.Spec;
         "    - path: /echo                   # the path callers post to",
         "      action: urn:testMtom          # optional: only this wsa:Action or SOAPAction",
         "      to: http://127.0.0.1:8081/echo",
-        "      audit: /var/log/ferry-audit   # optional: a copy of each request (dir or URL)"},
+        "      audit: /var/log/ferry-audit   # optional: a copy of each request (dir or URL)",
+        "      when:                         # optional: conditions, all must hold",
+        "        header: {name: X-Tenant, equals: acme}",
+        "        body: \"//q:order[1]/q:symbol = 'IBM'\"",
+        "      namespaces: {q: \"urn:quotes\"}",
+        "    - path: /echo",
+        "      fault: {code: Sender, reason: no route}   # answers what the others did not take",
+        "  Every key: docs/broker.md."},
     footer = {"", "Examples:",
         "  ferry serve --port 8081 &",
         "  ferry broker --routes routes.yaml --port 8080",
@@ -53,9 +61,11 @@ final class BrokerCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       out.println("broker at " + broker.uri("/") + ", timeout " + routes.timeout().toSeconds()
           + " s, metrics at " + broker.uri("/metrics"));
-      for (Routes.Route r : routes.routes()) {
-        out.println("  " + broker.uri(r.path()) + (r.action() == null ? ""
-            : " [" + r.action() + "]") + " -> " + r.to()
+      for (Route r : routes.routes()) {
+        out.println("  " + broker.uri(r.path()) + " [" + r.name() + "]"
+            + (r.conditions().isEmpty() || r.action() != null && r.conditions().size() == 1
+                ? "" : " when " + r.conditions().size() + " conditions hold")
+            + (r.to() != null ? " -> " + r.to() : " -> fault: " + r.fault().reason())
             + (r.audit() == null ? "" : " (audit copy: " + r.audit() + ")"));
       }
       out.println("Ctrl-C stops it.");

@@ -1,0 +1,191 @@
+package dev.ferry.broker;
+
+import dev.ferry.broker.internal.YamlSection;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.xml.namespace.QName;
+
+/**
+ * Reads a routes file (see {@link Routes}) into routes; every mistake names its line and key.
+ * Relative file names are read from {@code base}.
+ */
+final class RoutesFile {
+  private static final Set<String> TOP_KEYS = Set.of("timeout", "routes");
+  private static final Set<String> ROUTE_KEYS = Set.of("name", "path", "action", "when",
+      "namespaces", "to", "fault", "audit", "wsaTo", "require", "identityHeader", "backendTls",
+      "wsSecurity");
+  private static final Set<String> WHEN_KEYS = Set.of("header", "soapAction", "wsaAction",
+      "soapHeader", "body");
+  private static final Set<String> MATCH_KEYS = Set.of("equals", "matches");
+  private static final Set<String> FAULT_KEYS = Set.of("code", "reason");
+
+  private final Path base;
+
+  RoutesFile(Path base) {
+    this.base = base;
+  }
+
+  Duration timeout(YamlSection top, Duration otherwise) {
+    return top.duration("timeout", otherwise);
+  }
+
+  List<Route> routes(YamlSection top) {
+    top.checkKeys(TOP_KEYS);
+    List<YamlSection> list = top.sections("routes");
+    if (list == null || list.isEmpty()) {
+      throw top.error("routes", "expected a list of at least one route");
+    }
+    List<Route> routes = new ArrayList<>();
+    for (YamlSection r : list) {
+      routes.add(route(r));
+    }
+    return routes;
+  }
+
+  private Route route(YamlSection r) {
+    r.checkKeys(ROUTE_KEYS);
+    String path = r.text("path", true);
+    if (!path.startsWith("/")) {
+      throw r.error("path", "must start with /, got " + path);
+    }
+    Route.Builder b = Route.builder(path).name(r.text("name", false))
+        .action(r.text("action", false)).audit(r.text("audit", false))
+        .policy(RoutePolicyFile.policy(r, base));
+    String wsaTo = r.text("wsaTo", false);
+    if (wsaTo != null && !wsaTo.equals("always") && !wsaTo.equals("if-present")) {
+      throw r.error("wsaTo", "expected always or if-present, got " + wsaTo);
+    }
+    b.alwaysSetTo("always".equals(wsaTo));
+    Map<String, String> namespaces = r.textMap("namespaces");
+    YamlSection when = r.section("when");
+    if (when != null) {
+      conditions(when, namespaces == null ? Map.of() : namespaces, b);
+    }
+    target(r, b);
+    return b.build();
+  }
+
+  /** {@code to} or {@code fault}, one of them. */
+  private void target(YamlSection r, Route.Builder b) {
+    YamlSection fault = r.section("fault");
+    if (r.has("to") == (fault != null)) {
+      throw r.error(fault == null ? "to" : "fault", fault == null ? "missing (or a fault)"
+          : "a route forwards (to) or answers a fault, not both");
+    }
+    if (fault != null) {
+      b.fault(fault(fault));
+      return;
+    }
+    b.to(url(r, "to"));
+  }
+
+  static URI url(YamlSection r, String key) {
+    String to = r.text(key, true);
+    URI uri;
+    try {
+      uri = URI.create(to);
+    } catch (IllegalArgumentException e) {
+      throw r.error(key, "not a URL: " + to);
+    }
+    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())
+        || uri.getHost() == null) {
+      throw r.error(key, "expected an http:// or https:// URL, got " + to);
+    }
+    return uri;
+  }
+
+  private static RouteFault fault(YamlSection f) {
+    f.checkKeys(FAULT_KEYS);
+    String code = f.text("code", false);
+    boolean sender = code == null || code.equals("Sender") || code.equals("Client");
+    if (!sender && !code.equals("Receiver") && !code.equals("Server")) {
+      throw f.error("code", "expected Sender or Receiver (Client or Server), got " + code);
+    }
+    return new RouteFault(sender, f.text("reason", true));
+  }
+
+  private static void conditions(YamlSection when, Map<String, String> ns, Route.Builder b) {
+    when.checkKeys(WHEN_KEYS);
+    for (YamlSection h : listOf(when, "header")) {
+      String name = h.text("name", true);
+      b.when(new RouteCondition.HttpHeader(name, match(h, Set.of("name"))));
+    }
+    if (when.has("soapAction")) {
+      b.when(new RouteCondition.SoapAction(textMatch(when, "soapAction")));
+    }
+    if (when.has("wsaAction")) {
+      b.when(new RouteCondition.WsaAction(textMatch(when, "wsaAction")));
+    }
+    for (YamlSection h : listOf(when, "soapHeader")) {
+      b.when(new RouteCondition.SoapHeader(qname(h, "name", ns), match(h, Set.of("name"))));
+    }
+    List<String> bodies = when.has("body") ? when.texts("body") : List.of();
+    for (String expression : bodies) {
+      try {
+        b.when(new RouteCondition.Body(BodyPath.compile(expression, ns)));
+      } catch (IllegalArgumentException e) {
+        throw when.error("body", e.getMessage());
+      }
+    }
+  }
+
+  /** A mapping or a list of mappings under {@code key}. */
+  private static List<YamlSection> listOf(YamlSection s, String key) {
+    if (!s.has(key)) {
+      return List.of();
+    }
+    return s.isSection(key) ? List.of(s.section(key)) : s.sections(key);
+  }
+
+  /** A text (equal to it) or a mapping with equals or matches. */
+  private static TextMatch textMatch(YamlSection s, String key) {
+    return s.isSection(key) ? match(s.section(key), Set.of()) : TextMatch.equalTo(
+        s.text(key, true));
+  }
+
+  /** {@code equals: text} or {@code matches: regex}, beside {@code other} keys. */
+  private static TextMatch match(YamlSection m, Set<String> other) {
+    Set<String> known = new java.util.HashSet<>(MATCH_KEYS);
+    known.addAll(other);
+    m.checkKeys(known);
+    if (m.has("equals") == m.has("matches")) {
+      throw m.error("expected one of equals or matches");
+    }
+    if (m.has("equals")) {
+      return TextMatch.equalTo(m.text("equals", true));
+    }
+    try {
+      return TextMatch.matching(m.text("matches", true));
+    } catch (IllegalArgumentException e) {
+      throw m.error("matches", e.getMessage());
+    }
+  }
+
+  /** {@code {uri}local} or {@code prefix:local} with a declared prefix. */
+  private static QName qname(YamlSection s, String key, Map<String, String> ns) {
+    String v = s.text(key, true);
+    if (v.startsWith("{")) {
+      int close = v.indexOf('}');
+      if (close > 0 && close < v.length() - 1) {
+        return new QName(v.substring(1, close), v.substring(close + 1));
+      }
+    } else {
+      int colon = v.indexOf(':');
+      if (colon < 0) {
+        return new QName(v);
+      }
+      String uri = ns.get(v.substring(0, colon));
+      if (uri == null) {
+        throw s.error(key, "the prefix " + v.substring(0, colon) + " is not declared in the"
+            + " route's namespaces");
+      }
+      return new QName(uri, v.substring(colon + 1));
+    }
+    throw s.error(key, "expected {namespace}name or prefix:name, got " + v);
+  }
+}
