@@ -21,11 +21,10 @@ import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.IdentityHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A copy-and-forward SOAP gateway on Netty: each request goes to the backend its {@link Routes}
@@ -43,8 +42,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Broker implements AutoCloseable {
   private final Builder config;
   private final Transport transport;
-  private final HttpConnections backends;
-  private final Map<Route, HttpConnections> tlsBackends = new IdentityHashMap<>();
+  private final AtomicReference<RouteSet> routeSet = new AtomicReference<>();
   private final SslContext tls;
   private final BrokerMetrics metrics;
   private final SoapClient auditClient;
@@ -56,15 +54,9 @@ public final class Broker implements AutoCloseable {
   private Broker(Builder b) {
     this.config = b;
     this.transport = Transport.start(b.options.ioThreads(), "ferry-broker");
-    this.backends = new HttpConnections(transport, b.routes.timeout(), b.routes.timeout());
-    for (Route r : b.routes.routes()) {
-      if (r.policy().backendTls() != null) {
-        tlsBackends.put(r, new HttpConnections(transport, b.routes.timeout(),
-            b.routes.timeout(), NettyTls.client(r.policy().backendTls())));
-      }
-    }
     this.tls = b.tls == null ? null : NettyTls.server(b.tls);
     this.metrics = new BrokerMetrics(b.routes.routes());
+    this.routeSet.set(new RouteSet(b.routes, b.name, transport, metrics));
     if (b.tls != null && b.tls.identity() != null) {
       metrics.registry().gauge("ferry.tls.certificate.expiry.seconds", b.tls,
           TlsSettings::certificateSecondsLeft);
@@ -100,9 +92,9 @@ public final class Broker implements AutoCloseable {
           + e.getMessage(), e);
     }
     InetSocketAddress at = (InetSocketAddress) listener.localAddress();
-    context = new BrokerContext(config.codec, new Forwarding(config.routes, config.name),
-        backends, tlsBackends, config.options, metrics, audit, new AtomicInteger(),
-        (tls == null ? "http" : "https") + "://" + hostForUrl(config.host) + ":" + at.getPort());
+    context = new BrokerContext(config.codec, routeSet, config.options, metrics, audit,
+        new AtomicInteger(), (tls == null ? "http" : "https") + "://" + hostForUrl(config.host)
+        + ":" + at.getPort());
     return this;
   }
 
@@ -165,8 +157,7 @@ public final class Broker implements AutoCloseable {
       if (listener != null) {
         listener.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
       }
-      backends.close();
-      tlsBackends.values().forEach(HttpConnections::close);
+      routeSet.get().close();
       transport.close();
     } finally {
       audit.close();

@@ -1,24 +1,21 @@
 package dev.ferry.broker;
 
-import dev.ferry.client.internal.HttpConnections;
 import dev.ferry.soap.SoapCodec;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What every exchange of one broker shares: the codec requests are read with, the routes and
- * changes, the backend connections (those of routes with their own backend TLS apart), the
- * settings, the meters, the audit copies, and the count of exchanges being forwarded (the
- * admission limit's).
+ * What every exchange of one broker shares: the codec requests are read with, the current
+ * {@link RouteSet} (routes, changes, backends and their connections; an exchange takes the one
+ * current when it starts), the settings, the meters, the audit copies, and the count of
+ * exchanges being forwarded (the admission limit's).
  */
-record BrokerContext(SoapCodec codec, Forwarding forwarding, HttpConnections backends,
-    Map<Route, HttpConnections> tlsBackends, BrokerOptions options,
+record BrokerContext(SoapCodec codec, AtomicReference<RouteSet> routeSet, BrokerOptions options,
     BrokerMetrics metrics, Audit audit, AtomicInteger slots, String localAddress) {
 
-  /** The connections to {@code route}'s backend. */
-  HttpConnections backends(Route route) {
-    HttpConnections own = tlsBackends.get(route);
-    return own != null ? own : backends;
+  /** The route set exchanges starting now use. */
+  RouteSet routes() {
+    return routeSet.get();
   }
 
   /** Takes a forwarding slot; false if {@link BrokerOptions#maxExchanges} are taken. */

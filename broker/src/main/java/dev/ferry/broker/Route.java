@@ -23,7 +23,8 @@ public final class Route {
   private final String name;
   private final String path;
   private final List<RouteCondition> conditions;
-  private final URI to;
+  private final BackendGroup backends;
+  private final boolean idempotent;
   private final RouteFault fault;
   private final String audit;
   private final boolean alwaysSetTo;
@@ -32,7 +33,8 @@ public final class Route {
   private Route(Builder b) {
     this.path = b.path;
     this.conditions = List.copyOf(b.conditions);
-    this.to = b.to;
+    this.backends = b.backends;
+    this.idempotent = b.idempotent;
     this.fault = b.fault;
     this.audit = b.audit;
     this.alwaysSetTo = b.alwaysSetTo;
@@ -55,7 +57,8 @@ public final class Route {
     Builder b = new Builder(path);
     b.name = name;
     b.conditions.addAll(conditions);
-    b.to = to;
+    b.backends = backends;
+    b.idempotent = idempotent;
     b.fault = fault;
     b.audit = audit;
     b.alwaysSetTo = alwaysSetTo;
@@ -100,9 +103,27 @@ public final class Route {
     return false;
   }
 
-  /** The backend requests go to, or null for a route that answers a {@link #fault()}. */
+  /**
+   * The backend's address, written into wsa:To: the first member of {@link #backends()}; null
+   * for a route that answers a {@link #fault()}.
+   */
   public URI to() {
-    return to;
+    return backends == null ? null : backends.members().get(0).url();
+  }
+
+  /** The members requests go to, or null for a route that answers a {@link #fault()}. */
+  public BackendGroup backends() {
+    return backends;
+  }
+
+  /**
+   * Whether the route's operations are idempotent: a held request that may have reached a member
+   * that then failed (timed out, broke, answered a Receiver fault or not SOAP) is sent to the
+   * next member. Otherwise only one that cannot have reached it is. A streamed request that went
+   * out is never sent again.
+   */
+  public boolean idempotent() {
+    return idempotent;
   }
 
   /** The fault the route answers with instead of forwarding, or null. */
@@ -131,7 +152,7 @@ public final class Route {
 
   @Override
   public String toString() {
-    return "Route[" + name + (to != null ? " -> " + to : " fault") + "]";
+    return "Route[" + name + (backends != null ? " -> " + backends.name() : " fault") + "]";
   }
 
   /** Configures a {@link Route}. */
@@ -139,7 +160,8 @@ public final class Route {
     private final String path;
     private String name;
     private final List<RouteCondition> conditions = new ArrayList<>();
-    private URI to;
+    private BackendGroup backends;
+    private boolean idempotent;
     private RouteFault fault;
     private String audit;
     private boolean alwaysSetTo;
@@ -173,13 +195,21 @@ public final class Route {
       return this;
     }
 
-    /** Forwards to {@code to}, an http or https URL. */
+    /** Forwards to {@code to}, an http or https URL: a group of one, never suspended. */
     public Builder to(URI to) {
-      if (to != null && (!"http".equals(to.getScheme()) && !"https".equals(to.getScheme())
-          || to.getHost() == null)) {
-        throw new IllegalArgumentException("expected an http:// or https:// URL, got " + to);
-      }
-      this.to = to;
+      this.backends = to == null ? null : BackendGroup.of(to);
+      return this;
+    }
+
+    /** Forwards to the members of {@code group}. */
+    public Builder backends(BackendGroup group) {
+      this.backends = group;
+      return this;
+    }
+
+    /** Whether the route's operations are idempotent (default false; see {@link #idempotent()}). */
+    public Builder idempotent(boolean idempotent) {
+      this.idempotent = idempotent;
       return this;
     }
 
@@ -213,9 +243,9 @@ public final class Route {
      * @throws IllegalStateException unless it has either a backend or a fault
      */
     public Route build() {
-      if ((to == null) == (fault == null)) {
-        throw new IllegalStateException("the route for " + path + " needs a backend (to) or a"
-            + " fault, not " + (to == null ? "neither" : "both"));
+      if ((backends == null) == (fault == null)) {
+        throw new IllegalStateException("the route for " + path + " needs backends or a"
+            + " fault, not " + (backends == null ? "neither" : "both"));
       }
       return new Route(this);
     }

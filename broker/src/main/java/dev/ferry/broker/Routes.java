@@ -15,6 +15,13 @@ import java.util.Map;
  *
  * <pre>
  * timeout: 30s            # no progress towards a backend for this long: a fault (default 60s)
+ * groups:                 # optional: backends that serve one service (see BackendGroup)
+ *   quotes:
+ *     balance: round-robin          # failover (default), round-robin or weighted
+ *     members: [http://10.0.0.1:8080/q, {url: http://10.0.0.2:8080/q, weight: 2}]
+ *     suspend: {initial: 1s, factor: 2, max: 60s, failures: 1}   # or: never
+ *     check: {every: 5s, path: /health, timeout: 2s}   # optional active checks
+ *     timeout: 10s                  # optional: the members' own timeout
  * routes:
  *   - path: /echo         # the path the caller posts to (exact)
  *     name: echo          # optional: the route's name in metrics and logs
@@ -26,7 +33,9 @@ import java.util.Map;
  *       soapHeader: {name: "t:Tenant", equals: acme}  # a header block's text
  *       body: "//t:order[1]/t:symbol = 'IBM'"         # or a list; see BodyPath
  *     namespaces: {t: "urn:trade"}   # the prefixes of soapHeader and body
- *     to: http://127.0.0.1:8081/echo
+ *     to: http://127.0.0.1:8081/echo   # or group: quotes
+ *     idempotent: true    # optional: a held request may go to another member after one
+ *                         # that may have seen it failed
  *     audit: /var/log/ferry-audit   # optional: a copy of each request, to a directory or URL
  *     wsaTo: always       # optional: set wsa:To to the backend even if the caller sent none
  *                         # (default if-present: rewrite it only where the caller sent one)

@@ -15,16 +15,22 @@ import javax.xml.namespace.QName;
  * Relative file names are read from {@code base}.
  */
 final class RoutesFile {
-  private static final Set<String> TOP_KEYS = Set.of("timeout", "routes");
+  private static final Set<String> TOP_KEYS = Set.of("timeout", "groups", "routes");
   private static final Set<String> ROUTE_KEYS = Set.of("name", "path", "action", "when",
-      "namespaces", "to", "fault", "audit", "wsaTo", "require", "identityHeader", "backendTls",
-      "wsSecurity");
+      "namespaces", "to", "group", "idempotent", "fault", "audit", "wsaTo", "require",
+      "identityHeader", "backendTls", "wsSecurity");
+  private static final Set<String> GROUP_KEYS = Set.of("balance", "members", "suspend", "check",
+      "timeout");
+  private static final Set<String> MEMBER_KEYS = Set.of("url", "weight");
+  private static final Set<String> SUSPEND_KEYS = Set.of("initial", "factor", "max", "failures");
+  private static final Set<String> CHECK_KEYS = Set.of("every", "path", "timeout");
   private static final Set<String> WHEN_KEYS = Set.of("header", "soapAction", "wsaAction",
       "soapHeader", "body");
   private static final Set<String> MATCH_KEYS = Set.of("equals", "matches");
   private static final Set<String> FAULT_KEYS = Set.of("code", "reason");
 
   private final Path base;
+  private final Map<String, BackendGroup> groups = new java.util.LinkedHashMap<>();
 
   RoutesFile(Path base) {
     this.base = base;
@@ -36,6 +42,12 @@ final class RoutesFile {
 
   List<Route> routes(YamlSection top) {
     top.checkKeys(TOP_KEYS);
+    YamlSection g = top.section("groups");
+    if (g != null) {
+      for (String name : g.keys()) {
+        groups.put(name, group(name, g.section(name)));
+      }
+    }
     List<YamlSection> list = top.sections("routes");
     if (list == null || list.isEmpty()) {
       throw top.error("routes", "expected a list of at least one route");
@@ -70,22 +82,109 @@ final class RoutesFile {
     return b.build();
   }
 
-  /** {@code to} or {@code fault}, one of them. */
+  /** {@code to}, {@code group} or {@code fault}, one of them. */
   private void target(YamlSection r, Route.Builder b) {
-    YamlSection fault = r.section("fault");
-    if (r.has("to") == (fault != null)) {
-      throw r.error(fault == null ? "to" : "fault", fault == null ? "missing (or a fault)"
-          : "a route forwards (to) or answers a fault, not both");
+    List<String> given = java.util.stream.Stream.of("to", "group", "fault").filter(r::has)
+        .toList();
+    if (given.size() != 1) {
+      throw r.error(given.isEmpty() ? "to" : given.get(1), given.isEmpty()
+          ? "missing (a route needs to, group or fault)"
+          : "a route forwards (to or group) or answers a fault: one of them");
     }
-    if (fault != null) {
-      b.fault(fault(fault));
-      return;
+    b.idempotent(r.bool("idempotent", false));
+    switch (given.get(0)) {
+      case "fault" -> b.fault(fault(r.section("fault")));
+      case "to" -> b.to(url(r, "to"));
+      default -> {
+        String name = r.text("group", true);
+        BackendGroup g = groups.get(name);
+        if (g == null) {
+          throw r.error("group", "no group " + name + " (groups: " + groups.keySet() + ")");
+        }
+        b.backends(g);
+      }
     }
-    b.to(url(r, "to"));
+  }
+
+  private static BackendGroup group(String name, YamlSection g) {
+    if (g == null) {
+      throw new IllegalArgumentException("the group " + name + " is empty");
+    }
+    g.checkKeys(GROUP_KEYS);
+    BackendGroup.Builder b = BackendGroup.builder(name);
+    String balance = g.text("balance", false);
+    if (balance != null) {
+      b.balance(switch (balance) {
+        case "failover" -> BackendGroup.Balance.FAILOVER;
+        case "round-robin" -> BackendGroup.Balance.ROUND_ROBIN;
+        case "weighted" -> BackendGroup.Balance.WEIGHTED;
+        default -> throw g.error("balance", "expected failover, round-robin or weighted, got "
+            + balance);
+      });
+    }
+    List<Object> members = g.items("members");
+    if (members == null || members.isEmpty()) {
+      throw g.error("members", "expected a list of at least one member URL");
+    }
+    for (Object m : members) {
+      b.member(member(g, m));
+    }
+    b.suspension(suspension(g)).check(check(g)).timeout(g.duration("timeout", null));
+    try {
+      return b.build();
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      throw g.error(e.getMessage());
+    }
+  }
+
+  private static BackendGroup.Member member(YamlSection g, Object m) {
+    if (m instanceof String url) {
+      return new BackendGroup.Member(checkedUrl(g, "members", url), 1);
+    }
+    YamlSection s = (YamlSection) m;
+    s.checkKeys(MEMBER_KEYS);
+    return new BackendGroup.Member(url(s, "url"), s.integer("weight", 1, 1,
+        BackendGroup.MAX_WEIGHT));
+  }
+
+  private static BackendGroup.Suspension suspension(YamlSection g) {
+    if ("never".equals(g.isSection("suspend") ? null : g.text("suspend", false))) {
+      return null;
+    }
+    YamlSection s = g.section("suspend");
+    if (s == null) {
+      return BackendGroup.Suspension.DEFAULT;
+    }
+    s.checkKeys(SUSPEND_KEYS);
+    BackendGroup.Suspension d = BackendGroup.Suspension.DEFAULT;
+    try {
+      return new BackendGroup.Suspension(s.duration("initial", d.initial()),
+          s.number("factor", d.factor(), 1), s.duration("max", d.max()),
+          s.integer("failures", d.failures(), 1, 1000));
+    } catch (IllegalArgumentException e) {
+      throw s.error(e.getMessage());
+    }
+  }
+
+  private static BackendGroup.HealthCheck check(YamlSection g) {
+    YamlSection c = g.section("check");
+    if (c == null) {
+      return null;
+    }
+    c.checkKeys(CHECK_KEYS);
+    try {
+      return new BackendGroup.HealthCheck(c.duration("every", java.time.Duration.ofSeconds(5)),
+          c.text("path", false), c.duration("timeout", java.time.Duration.ofSeconds(2)));
+    } catch (IllegalArgumentException e) {
+      throw c.error(e.getMessage());
+    }
   }
 
   static URI url(YamlSection r, String key) {
-    String to = r.text(key, true);
+    return checkedUrl(r, key, r.text(key, true));
+  }
+
+  private static URI checkedUrl(YamlSection r, String key, String to) {
     URI uri;
     try {
       uri = URI.create(to);

@@ -148,7 +148,20 @@ class RoutesTest {
     assertThatThrownBy(() -> Routes.parse("routes: []")).hasMessageContaining("at least one");
     assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n    to: http://x/\n"
         + "    fault: {reason: no}\n")).hasMessageContaining("line 4: routes[0].fault: a route"
-            + " forwards (to) or answers a fault, not both");
+            + " forwards (to or group) or answers a fault: one of them");
+    assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n    group: g\n"))
+        .hasMessageContaining("line 3: routes[0].group: no group g (groups: [])");
+    assertThatThrownBy(() -> Routes.parse("groups:\n  g:\n    balance: random\n"
+        + "    members: [\"http://a/\"]\nroutes:\n  - {path: /s, group: g}\n"))
+        .hasMessageContaining("line 3: groups.g.balance: expected failover, round-robin or"
+            + " weighted, got random");
+    assertThatThrownBy(() -> Routes.parse("groups:\n  g:\n    members:\n"
+        + "      - {url: \"http://a/\", weight: 0}\nroutes:\n  - {path: /s, group: g}\n"))
+        .hasMessageContaining("line 4: groups.g.members[0].weight: expected a whole number"
+            + " from 1 to 100, got 0");
+    assertThatThrownBy(() -> Routes.parse("groups:\n  g:\n    members: [\"http://a/\"]\n"
+        + "    suspend: {initial: 5s, max: 1s}\nroutes:\n  - {path: /s, group: g}\n"))
+        .hasMessageContaining("line 4: groups.g.suspend: a suspension needs 0 < initial <= max");
     assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n    fault: {code: Oops,"
         + " reason: no}\n")).hasMessageContaining("routes[0].fault.code: expected Sender");
     assertThatThrownBy(() -> Routes.parse("routes:\n  - path: /s\n    to: http://x/\n"
@@ -171,6 +184,42 @@ class RoutesTest {
             + " routes[0].when.body: body path \"//order[last()]/symbol = 'IBM'\": last()"
             + " needs the number of siblings, known only after the last one; the subset decides"
             + " as it reads (at character 9)");
+  }
+
+  @Test
+  void readsGroups() {
+    Routes r = Routes.parse("""
+        groups:
+          quotes:
+            balance: weighted
+            members:
+              - http://a.example/q
+              - {url: "http://b.example/q", weight: 3}
+            suspend: {initial: 2s, factor: 3, max: 1m, failures: 2}
+            check: {every: 10s, path: /health, timeout: 1s}
+            timeout: 5s
+          plain:
+            members: ["http://c.example/q"]
+            suspend: never
+        routes:
+          - {path: /q, group: quotes, idempotent: true}
+          - {path: /q2, group: quotes}
+          - {path: /p, group: plain}
+        """);
+    BackendGroup g = r.routes().get(0).backends();
+    assertThat(g.balance()).isEqualTo(BackendGroup.Balance.WEIGHTED);
+    assertThat(g.members()).extracting(BackendGroup.Member::weight).containsExactly(1, 3);
+    assertThat(g.suspension()).isEqualTo(new BackendGroup.Suspension(Duration.ofSeconds(2), 3,
+        Duration.ofMinutes(1), 2));
+    assertThat(g.check()).isEqualTo(new BackendGroup.HealthCheck(Duration.ofSeconds(10),
+        "/health", Duration.ofSeconds(1)));
+    assertThat(g.timeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(r.routes().get(1).backends()).as("one group, shared").isSameAs(g);
+    assertThat(r.routes().get(0).idempotent()).isTrue();
+    assertThat(r.routes().get(1).idempotent()).isFalse();
+    assertThat(r.routes().get(0).to()).hasToString("http://a.example/q");
+    assertThat(r.routes().get(2).backends().suspension()).isNull();
+    assertThat(r.routes().get(2).backends().balance()).isEqualTo(BackendGroup.Balance.FAILOVER);
   }
 
   @Test

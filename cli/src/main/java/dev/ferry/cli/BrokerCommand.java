@@ -31,6 +31,8 @@ import picocli.CommandLine.Spec;
         "      namespaces: {q: \"urn:quotes\"}",
         "    - path: /echo",
         "      fault: {code: Sender, reason: no route}   # answers what the others did not take",
+        "  groups:                           # members of one service; a route names one",
+        "    echo: {balance: round-robin, members: [http://a:8081/echo, http://b:8081/echo]}",
         "  Every key: docs/broker.md."},
     footer = {"", "Examples:",
         "  ferry serve --port 8081 &",
@@ -65,7 +67,11 @@ final class BrokerCommand implements Callable<Integer> {
         out.println("  " + broker.uri(r.path()) + " [" + r.name() + "]"
             + (r.conditions().isEmpty() || r.action() != null && r.conditions().size() == 1
                 ? "" : " when " + r.conditions().size() + " conditions hold")
-            + (r.to() != null ? " -> " + r.to() : " -> fault: " + r.fault().reason())
+            + (r.backends() == null ? " -> fault: " + r.fault().reason()
+                : r.backends().members().size() == 1 ? " -> " + r.to()
+                : " -> group " + r.backends().name() + " (" + r.backends().members().size()
+                    + " members, " + r.backends().balance().name().toLowerCase(
+                        java.util.Locale.ROOT) + ")")
             + (r.audit() == null ? "" : " (audit copy: " + r.audit() + ")"));
       }
       out.println("Ctrl-C stops it.");

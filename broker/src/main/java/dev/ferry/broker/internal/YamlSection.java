@@ -259,6 +259,36 @@ public final class YamlSection {
     return out;
   }
 
+  /**
+   * {@code key}'s list whose items are texts (as {@code String}) or mappings (as
+   * {@code YamlSection}), or null if absent.
+   */
+  public List<Object> items(String key) {
+    List<Node> items = list(key);
+    if (items == null) {
+      return null;
+    }
+    List<Object> out = new ArrayList<>();
+    for (int i = 0; i < items.size(); i++) {
+      Node n = items.get(i);
+      String at = path(key) + "[" + i + "]";
+      if (n instanceof MappingNode m) {
+        out.add(new YamlSection(m, at));
+      } else if (n instanceof ScalarNode v && !v.getValue().isBlank()) {
+        out.add(v.getValue().strip());
+      } else {
+        throw new IllegalArgumentException(at(lineOf(n), at) + "expected text or a mapping,"
+            + " got " + describe(n));
+      }
+    }
+    return out;
+  }
+
+  /** The names of this section's keys, in order. */
+  public List<String> keys() {
+    return List.copyOf(entries.keySet());
+  }
+
   /** {@code key}'s list of texts, or null if absent; a single text is a list of one. */
   public List<String> texts(String key) {
     Node n = node(key);
