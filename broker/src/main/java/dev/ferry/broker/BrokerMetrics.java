@@ -78,6 +78,14 @@ final class BrokerMetrics {
     byMember.get(b).suspensions.increment();
   }
 
+  /** A request of {@code route} was refused by its {@code limit} ({@code rate}...). */
+  void limited(String route, String limit) {
+    RouteMeters m = byRoute.getOrDefault(route, byRoute.get(NONE));
+    m.limited.computeIfAbsent(limit, l -> Counter.builder(PREFIX + ".limited").description(
+        "requests refused (503 or 429) by a route's limit").tag("route", m.route).tag("limit", l)
+        .register(registry)).increment();
+  }
+
   /** A request of {@code route} moved to another member after one failed. */
   void retried(String route) {
     byRoute.getOrDefault(route, byRoute.get(NONE)).retries.increment();
@@ -104,6 +112,7 @@ final class BrokerMetrics {
     final DistributionSummary responseBytes;
     final Counter retries;
     final Map<Integer, Counter> byStatus = new ConcurrentHashMap<>();
+    final Map<String, Counter> limited = new ConcurrentHashMap<>(); // a few limits at most
 
     RouteMeters(String route) {
       this.route = route;

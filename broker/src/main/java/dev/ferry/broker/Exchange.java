@@ -132,6 +132,9 @@ final class Exchange implements ReplyHandler.Listener {
   private Outgoing retry;
   /** Whether the held request was sent again on a new connection to the same member. */
   private boolean staleRetried;
+  /** The share of the route's limits this exchange holds, given back as it ends. */
+  private volatile RouteLimiter.Permit permit;
+  private volatile boolean ended;
 
   private boolean answered;
   private boolean discardReply;
@@ -338,7 +341,7 @@ final class Exchange implements ReplyHandler.Listener {
         fault(r.fault().toFault(version));
         return;
       }
-      if (!pickMember() || !admit()) {
+      if (!withinLimits(set.limit(r, callerName())) || !pickMember() || !admit()) {
         return;
       }
       copy = cx.audit().open(r);
@@ -399,6 +402,48 @@ final class Exchange implements ReplyHandler.Listener {
       skip = Math.max(0, skip - n);
     }
     return out;
+  }
+
+  /**
+   * Who the caller is for its route's limits: its authenticated name, else its address (an
+   * authenticated name and an address never share a limit: they are told apart by a prefix).
+   */
+  private String callerName() {
+    java.security.Principal who = CallerRequest.of(request);
+    if (who != null) {
+      return "id:" + who.getName();
+    }
+    return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a
+        ? "ip:" + a.getAddress().getHostAddress() : "ip:" + ctx.channel().remoteAddress();
+  }
+
+  /**
+   * Keeps {@code taken}'s permit, or answers its refusal: {@code Retry-After} and a fault naming
+   * the limit, 503 and Receiver for the route's limits, 429 and Sender for a caller's own (or
+   * the status the SOAP binding gives the fault, if the route says so). Returns whether the
+   * request may go on.
+   */
+  private boolean withinLimits(RouteLimiter.Taken taken) {
+    if (taken instanceof RouteLimiter.Permit p) {
+      hold(p);
+      return true;
+    }
+    RouteLimiter.Refusal no = (RouteLimiter.Refusal) taken;
+    cx.metrics().limited(route.name(), no.limit());
+    Fault f = Fault.of(version, no.callers() ? version.senderFaultCode()
+        : version.receiverFaultCode(), "too many requests: " + no.reason() + " (RouteLimits."
+        + no.limit() + "); try again in " + no.retryAfterSeconds() + " s");
+    int status = route.limits().soapStatus() ? SoapBinding.status(f) : no.status();
+    refuse(() -> respondWith(f, status, Long.toString(no.retryAfterSeconds())));
+    return false;
+  }
+
+  /** Holds {@code p} until the exchange ends (at once if it has). */
+  private void hold(RouteLimiter.Permit p) {
+    permit = p;
+    if (ended) {
+      p.release();
+    }
   }
 
   /**
@@ -554,6 +599,12 @@ final class Exchange implements ReplyHandler.Listener {
         onLoop(() -> fault(r.fault().toFault(version)));
         return;
       }
+      RouteLimiter.Taken taken = set.limit(r, callerName());
+      if (taken instanceof RouteLimiter.Refusal no) {
+        onLoop(() -> withinLimits(no));
+        return;
+      }
+      hold((RouteLimiter.Permit) taken);
       Attempts a = set.backends(r).attempts(r.idempotent());
       attempts = a;
       if (a.next() == null) {
@@ -1094,6 +1145,11 @@ final class Exchange implements ReplyHandler.Listener {
       return;
     }
     finished = true;
+    ended = true;
+    RouteLimiter.Permit p = permit;
+    if (p != null) {
+      p.release();
+    }
     note = why;
     if (replyHeld != null) {
       replyHeld.release();

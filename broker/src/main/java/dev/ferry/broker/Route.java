@@ -26,6 +26,7 @@ public final class Route {
   private final BackendGroup backends;
   private final boolean idempotent;
   private final RouteFault fault;
+  private final RouteLimits limits;
   private final String audit;
   private final boolean alwaysSetTo;
   private final RoutePolicy policy;
@@ -36,6 +37,7 @@ public final class Route {
     this.backends = b.backends;
     this.idempotent = b.idempotent;
     this.fault = b.fault;
+    this.limits = b.limits;
     this.audit = b.audit;
     this.alwaysSetTo = b.alwaysSetTo;
     this.policy = b.policy;
@@ -60,6 +62,7 @@ public final class Route {
     b.backends = backends;
     b.idempotent = idempotent;
     b.fault = fault;
+    b.limits = limits;
     b.audit = audit;
     b.alwaysSetTo = alwaysSetTo;
     b.policy = policy;
@@ -131,6 +134,11 @@ public final class Route {
     return fault;
   }
 
+  /** How much the route takes at once and a second, in all and from one caller. */
+  public RouteLimits limits() {
+    return limits;
+  }
+
   /** Where the audit copy goes (a directory or an http(s) URL), or null. */
   public String audit() {
     return audit;
@@ -163,6 +171,7 @@ public final class Route {
     private BackendGroup backends;
     private boolean idempotent;
     private RouteFault fault;
+    private RouteLimits limits = RouteLimits.NONE;
     private String audit;
     private boolean alwaysSetTo;
     private RoutePolicy policy = RoutePolicy.NONE;
@@ -216,6 +225,12 @@ public final class Route {
     /** Answers {@code fault} instead of forwarding. */
     public Builder fault(RouteFault fault) {
       this.fault = fault;
+      return this;
+    }
+
+    /** How much the route takes (default {@link RouteLimits#NONE}). */
+    public Builder limits(RouteLimits limits) {
+      this.limits = limits == null ? RouteLimits.NONE : limits;
       return this;
     }
 

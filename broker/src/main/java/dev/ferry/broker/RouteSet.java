@@ -11,10 +11,11 @@ import java.util.Map;
 
 /**
  * Everything a broker runs from one {@link Routes} table: the choice of routes and the changes
- * made to requests ({@link Forwarding}), each group's members and their health
- * ({@link Backends}), and the connections to them. One object, built whole and never changed: an
- * exchange takes the set current when it starts and keeps it to its end, so that a broker can
- * swap in a new set at once (a reload) while exchanges on the old one finish, then close it.
+ * made to requests ({@link Forwarding}), the routes' limits, each group's members and their
+ * health ({@link Backends}), and the connections to them. One object, built whole and never
+ * changed: an exchange takes the set current when it starts and keeps it to its end, so that a
+ * broker can swap in a new set at once (a reload) while exchanges on the old one finish, then
+ * close it.
  */
 final class RouteSet implements AutoCloseable {
   private final Routes routes;
@@ -22,6 +23,7 @@ final class RouteSet implements AutoCloseable {
   private final HttpConnections shared;
   private final Map<BackendGroup, Backends> groups = new IdentityHashMap<>();
   private final Map<Route, HttpConnections> own = new IdentityHashMap<>();
+  private final Map<Route, RouteLimiter> limiters = new IdentityHashMap<>();
   private final List<HealthChecks> checks = new ArrayList<>();
 
   RouteSet(Routes routes, String name, Transport transport, BrokerMetrics metrics) {
@@ -30,6 +32,9 @@ final class RouteSet implements AutoCloseable {
     Duration timeout = routes.timeout();
     this.shared = new HttpConnections(transport, timeout, timeout);
     for (Route r : routes.routes()) {
+      if (r.limits().any()) {
+        limiters.put(r, new RouteLimiter(r));
+      }
       BackendGroup g = r.backends();
       if (g == null) {
         continue;
@@ -58,6 +63,12 @@ final class RouteSet implements AutoCloseable {
   /** The members of {@code route}'s group. */
   Backends backends(Route route) {
     return groups.get(route.backends());
+  }
+
+  /** Takes a share of {@code route}'s limits for {@code caller}: a permit or a refusal. */
+  RouteLimiter.Taken limit(Route route, String caller) {
+    RouteLimiter l = limiters.get(route);
+    return l == null ? RouteLimiter.NONE : l.acquire(caller);
   }
 
   /** The connections to {@code route}'s members. */

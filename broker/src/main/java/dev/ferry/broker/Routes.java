@@ -36,6 +36,10 @@ import java.util.Map;
  *     to: http://127.0.0.1:8081/echo   # or group: quotes
  *     idempotent: true    # optional: a held request may go to another member after one
  *                         # that may have seen it failed
+ *     limits:             # optional (see RouteLimits): past the route's, 503; past a caller's
+ *       inFlight: 200     # own, 429; both with Retry-After and a fault naming the limit
+ *       rate: 500/s       # or /m, /h; burst: requests at once (default a second's worth)
+ *       perCaller: {inFlight: 8, rate: 20/s, burst: 40}   # by authenticated name, else IP
  *     audit: /var/log/ferry-audit   # optional: a copy of each request, to a directory or URL
  *     wsaTo: always       # optional: set wsa:To to the backend even if the caller sent none
  *                         # (default if-present: rewrite it only where the caller sent one)

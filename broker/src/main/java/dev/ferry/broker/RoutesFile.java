@@ -17,8 +17,11 @@ import javax.xml.namespace.QName;
 final class RoutesFile {
   private static final Set<String> TOP_KEYS = Set.of("timeout", "groups", "routes");
   private static final Set<String> ROUTE_KEYS = Set.of("name", "path", "action", "when",
-      "namespaces", "to", "group", "idempotent", "fault", "audit", "wsaTo", "require",
-      "identityHeader", "backendTls", "wsSecurity");
+      "namespaces", "to", "group", "idempotent", "fault", "limits", "audit", "wsaTo",
+      "require", "identityHeader", "backendTls", "wsSecurity");
+  private static final Set<String> LIMIT_KEYS = Set.of("inFlight", "rate", "burst",
+      "perCaller", "status");
+  private static final Set<String> CALLER_LIMIT_KEYS = Set.of("inFlight", "rate", "burst");
   private static final Set<String> GROUP_KEYS = Set.of("balance", "members", "suspend", "check",
       "timeout");
   private static final Set<String> MEMBER_KEYS = Set.of("url", "weight");
@@ -73,6 +76,10 @@ final class RoutesFile {
       throw r.error("wsaTo", "expected always or if-present, got " + wsaTo);
     }
     b.alwaysSetTo("always".equals(wsaTo));
+    YamlSection limits = r.section("limits");
+    if (limits != null) {
+      b.limits(limits(limits));
+    }
     Map<String, String> namespaces = r.textMap("namespaces");
     YamlSection when = r.section("when");
     if (when != null) {
@@ -196,6 +203,50 @@ final class RoutesFile {
       throw r.error(key, "expected an http:// or https:// URL, got " + to);
     }
     return uri;
+  }
+
+  private static RouteLimits limits(YamlSection l) {
+    l.checkKeys(LIMIT_KEYS);
+    YamlSection c = l.section("perCaller");
+    if (c != null) {
+      c.checkKeys(CALLER_LIMIT_KEYS);
+    }
+    String status = l.text("status", false);
+    if (status != null && !status.equals("http") && !status.equals("soap")) {
+      throw l.error("status", "expected http (503 or 429) or soap (the SOAP binding's), got "
+          + status);
+    }
+    return new RouteLimits(l.integer("inFlight", 0, 1, RouteLimits.MAX), rate(l),
+        c == null ? 0 : c.integer("inFlight", 0, 1, RouteLimits.MAX),
+        c == null ? null : rate(c), "soap".equals(status));
+  }
+
+  /** {@code rate: 50/s} (or {@code /m} or {@code /h}, or a number a second), and a burst. */
+  private static RouteLimits.Rate rate(YamlSection l) {
+    String v = l.text("rate", false);
+    if (v == null) {
+      if (l.has("burst")) {
+        throw l.error("burst", "a burst goes with a rate");
+      }
+      return null;
+    }
+    String n = v.replaceAll("\\s", "");
+    int unit = n.endsWith("/s") ? 1 : n.endsWith("/m") ? 60 : n.endsWith("/h") ? 3600 : 0;
+    double perSecond;
+    RouteLimits.Rate r;
+    try {
+      perSecond = Double.parseDouble(unit == 0 ? n : n.substring(0, n.length() - 2))
+          / Math.max(1, unit);
+    } catch (NumberFormatException e) {
+      throw l.error("rate", "expected requests a second, a minute or an hour, such as 50/s,"
+          + " 600/m or 10/h, got " + v);
+    }
+    try {
+      r = RouteLimits.Rate.perSecond(perSecond); // its burst: one second's worth
+    } catch (IllegalArgumentException e) {
+      throw l.error("rate", e.getMessage());
+    }
+    return new RouteLimits.Rate(perSecond, l.integer("burst", r.burst(), 1, RouteLimits.MAX));
   }
 
   private static RouteFault fault(YamlSection f) {

@@ -223,6 +223,51 @@ class RoutesTest {
   }
 
   @Test
+  void readsLimits() {
+    Routes r = Routes.parse("""
+        routes:
+          - path: /a
+            to: http://a.example/
+            limits:
+              inFlight: 100
+              rate: 50/s
+              burst: 80
+              perCaller: {inFlight: 4, rate: 600/m}
+          - {path: /b, to: "http://b.example/", limits: {rate: 2.5, status: soap}}
+          - {path: /c, to: "http://c.example/"}
+        """);
+    assertThat(r.routes().get(0).limits()).isEqualTo(new RouteLimits(100,
+        new RouteLimits.Rate(50, 80), 4, new RouteLimits.Rate(10, 10), false));
+    assertThat(r.routes().get(1).limits()).isEqualTo(new RouteLimits(0,
+        new RouteLimits.Rate(2.5, 3), 0, null, true));
+    assertThat(r.routes().get(2).limits()).isEqualTo(RouteLimits.NONE);
+    assertThat(RouteLimiter.describe(2.5)).isEqualTo("2.5 requests a second");
+    assertThat(RouteLimiter.describe(1.0 / 60)).isEqualTo("1 request a minute");
+    assertThat(RouteLimiter.describe(1.0 / 3600)).isEqualTo("1 request an hour");
+  }
+
+  @Test
+  void namesWhatIsWrongWithLimits() {
+    String head = "routes:\n  - path: /s\n    to: http://x/\n    limits:\n";
+    assertThatThrownBy(() -> Routes.parse(head + "      rate: fast\n"))
+        .hasMessageContaining("line 5: routes[0].limits.rate: expected requests a second, a"
+            + " minute or an hour, such as 50/s, 600/m or 10/h, got fast");
+    assertThatThrownBy(() -> Routes.parse(head + "      rate: 0/s\n"))
+        .hasMessageContaining("line 5: routes[0].limits.rate: a rate is from one an hour to");
+    assertThatThrownBy(() -> Routes.parse(head + "      burst: 5\n"))
+        .hasMessageContaining("line 5: routes[0].limits.burst: a burst goes with a rate");
+    assertThatThrownBy(() -> Routes.parse(head + "      inFlight: 0\n"))
+        .hasMessageContaining("line 5: routes[0].limits.inFlight: expected a whole number");
+    assertThatThrownBy(() -> Routes.parse(head + "      perCaller: {rate: 1/s, size: 2}\n"))
+        .hasMessageContaining("line 5: routes[0].limits.perCaller.size: unknown key");
+    assertThatThrownBy(() -> Routes.parse(head + "      status: 500\n"))
+        .hasMessageContaining("line 5: routes[0].limits.status: expected http (503 or 429) or"
+            + " soap (the SOAP binding's), got 500");
+    assertThatThrownBy(() -> Routes.parse(head + "      rates: 1/s\n"))
+        .hasMessageContaining("line 5: routes[0].limits.rates: unknown key");
+  }
+
+  @Test
   void routesSharingANameGetNumbers() {
     Routes r = Routes.parse("routes:\n  - {path: /s, to: \"http://a/\"}\n"
         + "  - {path: /s, to: \"http://b/\"}\n");
