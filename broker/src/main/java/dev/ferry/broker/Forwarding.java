@@ -7,6 +7,7 @@ import dev.ferry.soap.Fault;
 import dev.ferry.soap.FaultException;
 import dev.ferry.soap.HeaderBlock;
 import dev.ferry.soap.Message;
+import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.SoapVersion;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -66,9 +67,13 @@ final class Forwarding {
     }
     Set<QName> signed = Set.of();
     if (policy.verify() != null) {
-      signed = policy.verify().open(message).protectedHeaders();
+      MessageGuard.Opened opened = policy.verify().open(message);
+      signed = opened.protectedHeaders();
+      if (policy.terminate() && opened.message() != message) { // its Body was encrypted
+        message.replaceEnvelope(opened.message().toByteString());
+      }
     }
-    if (policy.resign() != null) {
+    if (policy.resign() != null || policy.terminate()) {
       message.removeHeaders(SECURITY);
       signed = Set.of();
     }

@@ -8,8 +8,10 @@ import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.MessageGuardFactory;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /** Reads a route's policy keys (callers, identity header, backend TLS, WS-Security). */
@@ -33,13 +35,24 @@ final class RoutePolicyFile {
       return RoutePolicy.NONE;
     }
     boolean resign = wss != null && wss.has("outbound");
-    return new RoutePolicy(callers, header, backendTls, guard, resign ? guard : null);
+    boolean terminate = wss != null && wss.bool("terminate", false);
+    if (terminate && resign) {
+      throw wss.error("terminate", "terminate forwards the message without WS-Security,"
+          + " outbound signs it anew: one of them");
+    }
+    return new RoutePolicy(callers, header, backendTls, guard, resign ? guard : null,
+        terminate);
   }
 
-  /** A route's WS-Security, made by the module that provides it (wssecurity). */
+  /**
+   * A route's WS-Security, made by the module that provides it (wssecurity) from the section
+   * less the broker's own key ({@code terminate}).
+   */
   static MessageGuard guard(YamlSection wss, Path base) {
+    Map<String, Object> settings = new LinkedHashMap<>(wss.plain());
+    settings.remove("terminate");
     try {
-      return MessageGuardFactory.create("ws-security", wss.plain(), base);
+      return MessageGuardFactory.create("ws-security", settings, base);
     } catch (IllegalArgumentException | IOException e) {
       throw wss.error(e.getMessage());
     }

@@ -62,6 +62,8 @@ import java.util.Map;
  *         signBody: true  # changed message signed anew with the broker's key
  *       certificate: broker.pem
  *       key: broker.key
+ *       terminate: false  # or true (without outbound): WS-Security ends here; the message
+ *                         # goes on decrypted, without its wsse:Security headers
  *   - path: /echo         # a route may answer a fault instead of forwarding: last on a path,
  *     fault: {code: Sender, reason: "no route for this request"}   # it takes the rest
  * </pre>
