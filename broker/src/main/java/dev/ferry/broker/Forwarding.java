@@ -77,6 +77,9 @@ final class Forwarding {
       message.removeHeaders(SECURITY);
       signed = Set.of();
     }
+    if (route.transform() != null) { // after the checks: what was verified is transformed
+      route.transform().apply(message, route);
+    }
     // a header a signature covers is never rewritten: the backend could not verify it then
     if ((route.alwaysSetTo() || message.addressing().to() != null)
         && !signed.contains(Addressing.TO)) {

@@ -27,6 +27,7 @@ public final class Route {
   private final boolean idempotent;
   private final RouteFault fault;
   private final RouteLimits limits;
+  private final RouteTransform transform;
   private final String audit;
   private final boolean alwaysSetTo;
   private final RoutePolicy policy;
@@ -38,6 +39,7 @@ public final class Route {
     this.idempotent = b.idempotent;
     this.fault = b.fault;
     this.limits = b.limits;
+    this.transform = b.transform;
     this.audit = b.audit;
     this.alwaysSetTo = b.alwaysSetTo;
     this.policy = b.policy;
@@ -63,6 +65,7 @@ public final class Route {
     b.idempotent = idempotent;
     b.fault = fault;
     b.limits = limits;
+    b.transform = transform;
     b.audit = audit;
     b.alwaysSetTo = alwaysSetTo;
     b.policy = policy;
@@ -139,6 +142,11 @@ public final class Route {
     return limits;
   }
 
+  /** The stylesheet applied to the request's payload before it goes on, or null. */
+  public RouteTransform transform() {
+    return transform;
+  }
+
   /** Where the audit copy goes (a directory or an http(s) URL), or null. */
   public String audit() {
     return audit;
@@ -172,6 +180,7 @@ public final class Route {
     private boolean idempotent;
     private RouteFault fault;
     private RouteLimits limits = RouteLimits.NONE;
+    private RouteTransform transform;
     private String audit;
     private boolean alwaysSetTo;
     private RoutePolicy policy = RoutePolicy.NONE;
@@ -234,6 +243,12 @@ public final class Route {
       return this;
     }
 
+    /** The stylesheet applied to each request's payload (null: none). */
+    public Builder transform(RouteTransform transform) {
+      this.transform = transform;
+      return this;
+    }
+
     /** A copy of each request goes to this directory or http(s) URL (null: none). */
     public Builder audit(String audit) {
       this.audit = audit;
@@ -261,6 +276,12 @@ public final class Route {
       if ((backends == null) == (fault == null)) {
         throw new IllegalStateException("the route for " + path + " needs backends or a"
             + " fault, not " + (backends == null ? "neither" : "both"));
+      }
+      if (transform != null && policy.verify() != null && policy.resign() == null
+          && !policy.terminate()) {
+        throw new IllegalStateException("the route for " + path + " forwards its WS-Security"
+            + " as it came: a transformed Body would fail the signature at the backend (end"
+            + " WS-Security at the broker, or sign anew)");
       }
       return new Route(this);
     }

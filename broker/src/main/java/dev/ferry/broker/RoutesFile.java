@@ -17,10 +17,11 @@ import javax.xml.namespace.QName;
 final class RoutesFile {
   private static final Set<String> TOP_KEYS = Set.of("timeout", "groups", "routes");
   private static final Set<String> ROUTE_KEYS = Set.of("name", "path", "action", "when",
-      "namespaces", "to", "group", "idempotent", "fault", "limits", "audit", "wsaTo",
+      "namespaces", "to", "group", "idempotent", "fault", "limits", "xslt", "audit", "wsaTo",
       "require", "identityHeader", "backendTls", "wsSecurity");
   private static final Set<String> LIMIT_KEYS = Set.of("inFlight", "rate", "burst",
       "perCaller", "status");
+  private static final Set<String> XSLT_KEYS = Set.of("request");
   private static final Set<String> CALLER_LIMIT_KEYS = Set.of("inFlight", "rate", "burst");
   private static final Set<String> GROUP_KEYS = Set.of("balance", "members", "suspend", "check",
       "timeout");
@@ -80,13 +81,26 @@ final class RoutesFile {
     if (limits != null) {
       b.limits(limits(limits));
     }
+    YamlSection xslt = r.section("xslt");
+    if (xslt != null) {
+      xslt.checkKeys(XSLT_KEYS);
+      try {
+        b.transform(RouteTransform.compile(base.resolve(xslt.text("request", true))));
+      } catch (IllegalArgumentException e) {
+        throw xslt.error("request", e.getMessage());
+      }
+    }
     Map<String, String> namespaces = r.textMap("namespaces");
     YamlSection when = r.section("when");
     if (when != null) {
       conditions(when, namespaces == null ? Map.of() : namespaces, b);
     }
     target(r, b);
-    return b.build();
+    try {
+      return b.build();
+    } catch (IllegalStateException e) {
+      throw r.error(xslt != null ? "xslt" : "path", e.getMessage());
+    }
   }
 
   /** {@code to}, {@code group} or {@code fault}, one of them. */
