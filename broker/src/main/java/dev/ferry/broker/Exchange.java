@@ -48,9 +48,11 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.Principal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -409,11 +411,11 @@ final class Exchange implements ReplyHandler.Listener {
    * authenticated name and an address never share a limit: they are told apart by a prefix).
    */
   private String callerName() {
-    java.security.Principal who = CallerRequest.of(request);
+    Principal who = CallerRequest.of(request);
     if (who != null) {
       return "id:" + who.getName();
     }
-    return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a
+    return ctx.channel().remoteAddress() instanceof InetSocketAddress a
         ? "ip:" + a.getAddress().getHostAddress() : "ip:" + ctx.channel().remoteAddress();
   }
 
