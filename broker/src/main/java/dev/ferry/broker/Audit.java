@@ -45,7 +45,7 @@ final class Audit implements AutoCloseable {
   }
 
   /** Opens the copy of one request on {@code route} (a no-op without an audit target). */
-  Copy open(Routes.Route route) {
+  Copy open(Route route) {
     if (route.audit() == null) {
       return NONE;
     }

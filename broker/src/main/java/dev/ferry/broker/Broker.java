@@ -25,12 +25,11 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
-import java.util.IdentityHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A copy-and-forward SOAP gateway on Netty: each request goes to the backend its {@link Routes}
@@ -50,8 +49,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Broker implements AutoCloseable {
   private final Builder config;
   private final Transport transport;
-  private final HttpConnections backends;
-  private final Map<Routes.Route, HttpConnections> tlsBackends = new IdentityHashMap<>();
+  private final AtomicReference<RouteSet> routeSet = new AtomicReference<>();
   private final SslContext tls;
   private final BrokerMetrics metrics;
   private final SoapClient auditClient;
@@ -65,15 +63,9 @@ public final class Broker implements AutoCloseable {
   private Broker(Builder b) {
     this.config = b;
     this.transport = Transport.start(b.options.ioThreads(), "ferry-broker");
-    this.backends = new HttpConnections(transport, b.routes.timeout(), b.routes.timeout());
-    for (Routes.Route r : b.routes.routes()) {
-      if (r.policy().backendTls() != null) {
-        tlsBackends.put(r, new HttpConnections(transport, b.routes.timeout(),
-            b.routes.timeout(), NettyTls.client(r.policy().backendTls())));
-      }
-    }
     this.tls = b.tls == null ? null : NettyTls.server(b.tls);
     this.metrics = new BrokerMetrics(b.routes.routes(), b.meterRegistry);
+    this.routeSet.set(new RouteSet(b.routes, b.name, transport, metrics));
     if (b.tls != null && b.tls.identity() != null) {
       metrics.registry().gauge("ferry.tls.certificate.expiry.seconds", b.tls,
           TlsSettings::certificateSecondsLeft);
@@ -109,10 +101,9 @@ public final class Broker implements AutoCloseable {
           + e.getMessage(), e);
     }
     InetSocketAddress at = (InetSocketAddress) listener.localAddress();
-    context = new BrokerContext(config.codec, new Forwarding(config.routes, config.name),
-        backends, tlsBackends, config.options, metrics, audit, new AtomicInteger(),
-        (tls == null ? "http" : "https") + "://" + hostForUrl(config.host) + ":" + at.getPort(),
-        draining);
+    context = new BrokerContext(config.codec, routeSet, config.options, metrics, audit,
+        new AtomicInteger(), (tls == null ? "http" : "https") + "://" + hostForUrl(config.host)
+        + ":" + at.getPort(), draining);
     return this;
   }
 
@@ -188,8 +179,7 @@ public final class Broker implements AutoCloseable {
       if (listener != null) {
         drain(config.options.drainDelay(), config.options.drainTimeout());
       }
-      backends.close();
-      tlsBackends.values().forEach(HttpConnections::close);
+      routeSet.get().close();
       transport.close();
     } finally {
       audit.close();

@@ -1,19 +1,17 @@
 package dev.ferry.broker;
 
-import dev.ferry.client.internal.HttpConnections;
 import dev.ferry.soap.SoapCodec;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What every exchange of one broker shares: the codec requests are read with, the routes and
- * changes, the backend connections (those of routes with their own backend TLS apart), the
- * settings, the meters, the audit copies, the count of exchanges being forwarded (the
- * admission limit's), and whether the broker is draining.
+ * What every exchange of one broker shares: the codec requests are read with, the current
+ * {@link RouteSet} (routes, changes, backends and their connections; an exchange takes the one
+ * current when it starts), the settings, the meters, the audit copies, the count of exchanges
+ * being forwarded (the admission limit's), and whether the broker is draining.
  */
-record BrokerContext(SoapCodec codec, Forwarding forwarding, HttpConnections backends,
-    Map<Routes.Route, HttpConnections> tlsBackends, BrokerOptions options,
+record BrokerContext(SoapCodec codec, AtomicReference<RouteSet> routeSet, BrokerOptions options,
     BrokerMetrics metrics, Audit audit, AtomicInteger slots, String localAddress,
     AtomicBoolean stopping) {
 
@@ -25,10 +23,9 @@ record BrokerContext(SoapCodec codec, Forwarding forwarding, HttpConnections bac
     return stopping.get();
   }
 
-  /** The connections to {@code route}'s backend. */
-  HttpConnections backends(Routes.Route route) {
-    HttpConnections own = tlsBackends.get(route);
-    return own != null ? own : backends;
+  /** The route set exchanges starting now use. */
+  RouteSet routes() {
+    return routeSet.get();
   }
 
   /** Takes a forwarding slot; false if {@link BrokerOptions#maxExchanges} are taken. */

@@ -18,9 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The broker's meters in a Micrometer registry, served in the Prometheus text format at
  * {@code /metrics}: exchanges by route and status, latency, bytes in and out, exchanges in
- * flight, refusals. Labels come from the configured routes only ({@code route="/echo"}, or
- * {@code "/echo urn:op"} for a route with an action), and {@code "none"} for requests no route
- * took, so a caller inventing paths cannot grow it. Thread-safe.
+ * flight, refusals, requests moved to another member; per member of a group, failures,
+ * suspensions and whether it is available. Labels come from the configuration only (a route's
+ * name, a group's and its members' URLs), and {@code "none"} for requests no route took, so a
+ * caller inventing paths cannot grow it. Thread-safe.
  */
 final class BrokerMetrics {
   static final String NONE = "none";
@@ -32,17 +33,18 @@ final class BrokerMetrics {
   private final MeterRegistry meters;
   private final AtomicLong inFlight = new AtomicLong();
   private final Map<String, RouteMeters> byRoute;
+  private final Map<Backends.Backend, MemberMeters> byMember = new ConcurrentHashMap<>();
   private final Counter refused;
 
   /** {@code also}: an application's registry (Spring Boot's) to register every meter in too. */
-  BrokerMetrics(List<Routes.Route> routes, MeterRegistry also) {
+  BrokerMetrics(List<Route> routes, MeterRegistry also) {
     meters = also == null ? registry
         : new CompositeMeterRegistry(Clock.SYSTEM, List.of(registry, also));
     meters.gauge(PREFIX + ".in.flight", inFlight);
     refused = Counter.builder(PREFIX + ".refused").description("requests refused with 503:"
         + " maxExchanges were in flight").register(meters);
     Map<String, RouteMeters> m = new HashMap<>();
-    for (Routes.Route r : routes) {
+    for (Route r : routes) {
       m.computeIfAbsent(r.name(), RouteMeters::new);
     }
     m.put(NONE, new RouteMeters(NONE));
@@ -69,6 +71,34 @@ final class BrokerMetrics {
     refused.increment();
   }
 
+  /** Registers the meters of a member of {@code group}. */
+  void member(String group, Backends.Backend b) {
+    byMember.computeIfAbsent(b, x -> new MemberMeters(group, b));
+  }
+
+  /** An exchange with {@code b} failed in a way that counts against it. */
+  void memberFailed(String group, Backends.Backend b) {
+    byMember.get(b).failures.increment();
+  }
+
+  /** {@code b} was suspended. */
+  void memberSuspended(String group, Backends.Backend b) {
+    byMember.get(b).suspensions.increment();
+  }
+
+  /** A request of {@code route} was refused by its {@code limit} ({@code rate}...). */
+  void limited(String route, String limit) {
+    RouteMeters m = byRoute.getOrDefault(route, byRoute.get(NONE));
+    m.limited.computeIfAbsent(limit, l -> Counter.builder(PREFIX + ".limited").description(
+        "requests refused (503 or 429) by a route's limit").tag("route", m.route).tag("limit", l)
+        .register(meters)).increment();
+  }
+
+  /** A request of {@code route} moved to another member after one failed. */
+  void retried(String route) {
+    byRoute.getOrDefault(route, byRoute.get(NONE)).retries.increment();
+  }
+
   /** Counts an exchange that ended; {@code route} is a route's name or {@link #NONE}. */
   void finished(String route, int status, long nanos, long bytesIn, long bytesOut,
       boolean started) {
@@ -88,10 +118,14 @@ final class BrokerMetrics {
     final Timer latency;
     final DistributionSummary requestBytes;
     final DistributionSummary responseBytes;
+    final Counter retries;
     final Map<Integer, Counter> byStatus = new ConcurrentHashMap<>();
+    final Map<String, Counter> limited = new ConcurrentHashMap<>(); // a few limits at most
 
     RouteMeters(String route) {
       this.route = route;
+      retries = Counter.builder(PREFIX + ".retries").description("requests sent to another"
+          + " member after one failed").tag("route", route).register(meters);
       latency = Timer.builder(PREFIX + ".latency").tag("route", route).register(meters);
       requestBytes = DistributionSummary.builder(PREFIX + ".request.bytes").baseUnit("bytes")
           .tag("route", route).register(meters);
@@ -105,6 +139,24 @@ final class BrokerMetrics {
       return c != null ? c : byStatus.computeIfAbsent(status, s -> Counter.builder(PREFIX
           + ".requests").tag("route", route).tag("status", Integer.toString(s))
           .register(meters));
+    }
+  }
+
+  /** One member's meters: failures that counted against it, suspensions, and whether it is up. */
+  private final class MemberMeters {
+    final Counter failures;
+    final Counter suspensions;
+
+    MemberMeters(String group, Backends.Backend b) {
+      failures = Counter.builder(PREFIX + ".member.failures").description("exchanges that"
+          + " failed in a way that counts against the member").tag("group", group)
+          .tag("member", b.label).register(meters);
+      suspensions = Counter.builder(PREFIX + ".member.suspensions").tag("group", group)
+          .tag("member", b.label).register(meters);
+      meters.gauge(PREFIX + ".member.available", java.util.List.of(
+          io.micrometer.core.instrument.Tag.of("group", group),
+          io.micrometer.core.instrument.Tag.of("member", b.label)), b.health,
+          h -> h.available() ? 1 : 0);
     }
   }
 }

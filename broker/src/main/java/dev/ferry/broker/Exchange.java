@@ -48,9 +48,11 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.Principal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -124,15 +126,27 @@ final class Exchange implements ReplyHandler.Listener {
   private long dropped;
   private long bytesIn;
 
-  private volatile Routes.Route route;
+  /** The routes this exchange uses from start to end, whatever the broker swaps in meanwhile. */
+  private final RouteSet set;
+  private volatile Route route;
   private volatile Audit.Copy copy = Audit.NONE;
+  /** The members this request may try, and the one it is on. */
+  private volatile Attempts attempts;
   private volatile Channel backend;
-  private volatile HttpConnections.Origin origin;
+  private volatile Backends.Backend member;
   private volatile ChannelOutputStream backendOut;
   private volatile boolean requestSent;
   private boolean admitted;
-  /** A held request kept for one retry on a new connection, until its reply begins. */
+  /**
+   * A held request kept for sending again (on a new connection, or to another member) until
+   * its reply is judged; each send writes a duplicate of it.
+   */
   private Outgoing retry;
+  /** Whether the held request was sent again on a new connection to the same member. */
+  private boolean staleRetried;
+  /** The share of the route's limits this exchange holds, given back as it ends. */
+  private volatile RouteLimiter.Permit permit;
+  private volatile boolean ended;
 
   private boolean answered;
   private boolean discardReply;
@@ -149,6 +163,7 @@ final class Exchange implements ReplyHandler.Listener {
     this.ctx = ctx;
     this.loop = ctx.channel().eventLoop();
     this.request = request;
+    this.set = cx.routes();
     this.path = new QueryStringDecoder(request.uri()).path();
     this.keepAlive = HttpUtil.isKeepAlive(request);
   }
@@ -328,14 +343,17 @@ final class Exchange implements ReplyHandler.Listener {
         ByteString.takeOwnership(body, HEADROOM, heldBytes), type)) {
       Message message = buffer.toMessage();
       version = message.version();
-      Routes.Route r = cx.forwarding().prepare(path, message, soapAction,
-          CallerRequest.of(request));
+      Route r = set.forwarding().prepare(request, path, message, soapAction);
       if (r == null) {
         fault(Forwarding.noRoute(path, message, soapAction));
         return;
       }
       route = r;
-      if (!admit()) {
+      if (r.fault() != null) {
+        fault(r.fault().toFault(version));
+        return;
+      }
+      if (!withinLimits(set.limit(r, callerName())) || !pickMember() || !admit()) {
         return;
       }
       copy = cx.audit().open(r);
@@ -399,29 +417,92 @@ final class Exchange implements ReplyHandler.Listener {
   }
 
   /**
-   * Sends a held request on a pooled connection. One its peer closed just as it was taken (no
-   * byte of a reply came) carries it once more on a new connection: the request was not seen.
+   * Who the caller is for its route's limits: its authenticated name, else its address (an
+   * authenticated name and an address never share a limit: they are told apart by a prefix).
    */
-  private void sendHeld(Outgoing out) {
-    HttpConnections.Origin o = HttpConnections.Origin.of(route.to());
-    retry = out;
-    out.bytes().retain(); // kept for the one retry until a reply begins
-    sendHeld(out, cx.backends(route).acquire(o, loop), o);
+  private String callerName() {
+    Principal who = CallerRequest.of(request);
+    if (who != null) {
+      return "id:" + who.getName();
+    }
+    return ctx.channel().remoteAddress() instanceof InetSocketAddress a
+        ? "ip:" + a.getAddress().getHostAddress() : "ip:" + ctx.channel().remoteAddress();
   }
 
-  private void sendHeld(Outgoing out, ChannelFuture connecting, HttpConnections.Origin o) {
+  /**
+   * Keeps {@code taken}'s permit, or answers its refusal: {@code Retry-After} and a fault naming
+   * the limit, 503 and Receiver for the route's limits, 429 and Sender for a caller's own (or
+   * the status the SOAP binding gives the fault, if the route says so). Returns whether the
+   * request may go on.
+   */
+  private boolean withinLimits(RouteLimiter.Taken taken) {
+    if (taken instanceof RouteLimiter.Permit p) {
+      hold(p);
+      return true;
+    }
+    RouteLimiter.Refusal no = (RouteLimiter.Refusal) taken;
+    cx.metrics().limited(route.name(), no.limit());
+    Fault f = Fault.of(version, no.callers() ? version.senderFaultCode()
+        : version.receiverFaultCode(), "too many requests: " + no.reason() + " (RouteLimits."
+        + no.limit() + "); try again in " + no.retryAfterSeconds() + " s");
+    int status = route.limits().soapStatus() ? SoapBinding.status(f) : no.status();
+    refuse(() -> respondWith(f, status, Long.toString(no.retryAfterSeconds())));
+    return false;
+  }
+
+  /** Holds {@code p} until the exchange ends (at once if it has). */
+  private void hold(RouteLimiter.Permit p) {
+    permit = p;
+    if (ended) {
+      p.release();
+    }
+  }
+
+  /**
+   * The members the request may try; false, with the caller answered, if every member of the
+   * route's group is suspended.
+   */
+  private boolean pickMember() {
+    Attempts a = set.backends(route).attempts(route.idempotent());
+    attempts = a;
+    if (a.next() != null) {
+      return true;
+    }
+    allSuspended(a.backends());
+    return false;
+  }
+
+  /**
+   * Sends a held request to its member on a pooled connection. If that connection's peer had
+   * just closed it (no byte of a reply came), it goes once more on a new one: the request was
+   * not seen. If the member fails in a way that lets the request move ({@link Attempts}), it
+   * goes to the next member.
+   */
+  private void sendHeld(Outgoing out) {
+    retry = out; // kept until the reply is judged
+    send(set.connections(route).acquire(attempts.current().origin, loop));
+  }
+
+  /** Sends a duplicate of the held request on the connection {@code connecting} makes. */
+  private void send(ChannelFuture connecting) {
+    Backends.Backend m = attempts.current();
     connecting.addListener((ChannelFuture f) -> {
       if (!f.isSuccess()) {
-        out.bytes().release();
         failed(connectFailure(f.cause()));
         return;
       }
       Channel ch = f.channel();
-      attach(ch, o);
-      HttpHeaders h = backendHeaders(out.contentType());
-      h.setInt(HttpHeaderNames.CONTENT_LENGTH, out.bytes().readableBytes());
+      Outgoing out = retry;
+      if (out == null || finished) { // answered meanwhile (the caller went away)
+        ch.close();
+        return;
+      }
+      attach(ch, m);
+      ByteBuf bytes = out.bytes().retainedDuplicate();
+      HttpHeaders h = backendHeaders(out.contentType(), m.url());
+      h.setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.readableBytes());
       ch.writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
-          target(route.to()), out.bytes(), h, EmptyHttpHeaders.INSTANCE)).addListener(w -> {
+          target(m.url()), bytes, h, EmptyHttpHeaders.INSTANCE)).addListener(w -> {
             if (w.isSuccess()) {
               requestSent = true;
             } else if (backend == ch) {
@@ -434,27 +515,71 @@ final class Exchange implements ReplyHandler.Listener {
     });
   }
 
-  /** Sends the held request again on a new connection, if this failure allows it. */
+  /** Sends the held request again on a new connection to the same member, if this allows it. */
   private boolean retried(IOException cause) {
-    Outgoing out = retry;
     Channel b = backend;
-    if (out == null || b == null || !HttpConnections.reused(b) || replyHead != null
-        || cause instanceof java.net.SocketTimeoutException || finished) {
+    if (retry == null || staleRetried || b == null || !HttpConnections.reused(b)
+        || replyHead != null || cause instanceof java.net.SocketTimeoutException || finished) {
       return false;
     }
-    retry = null; // once
-    backend = null;
-    HttpConnections.replies(b).expect(null); // its close is no news to this exchange
-    b.close();
-    HttpConnections.Origin o = HttpConnections.Origin.of(route.to());
-    sendHeld(new Outgoing(out.contentType(), out.bytes().readerIndex(0)),
-        cx.backends(route).connect(o, loop), o);
+    staleRetried = true; // once
+    detachBackend();
+    send(set.connections(route).connect(attempts.current().origin, loop));
     return true;
   }
 
-  /** Makes {@code ch} this exchange's backend connection. */
-  private void attach(Channel ch, HttpConnections.Origin o) {
-    origin = o;
+  /**
+   * The member failed ({@code why}; {@code reached}: bytes of the request may have reached it):
+   * counts it against the member and, if the request is held and may move, sends it to the
+   * next member. Returns true if it went.
+   */
+  private boolean failover(String why, boolean reached) {
+    Attempts a = attempts;
+    if (a == null || finished) {
+      return false; // no member yet, or the failure is the exchange's own ending
+    }
+    if (retry == null || answered) {
+      a.failed(why);
+      return false;
+    }
+    Backends.Backend next = a.failover(why, reached);
+    if (next == null) {
+      return false;
+    }
+    cx.metrics().retried(route.name());
+    detachBackend();
+    forgetReply();
+    send(set.connections(route).acquire(next.origin, loop));
+    return true;
+  }
+
+  /** Leaves the backend connection without this exchange learning of its close. */
+  private void detachBackend() {
+    Channel b = backend;
+    backend = null;
+    if (b != null) {
+      ReplyHandler r = HttpConnections.replies(b);
+      if (r != null) {
+        r.expect(null);
+      }
+      b.close();
+    }
+  }
+
+  /** Drops what came of a reply that will not go back (its member failed). */
+  private void forgetReply() {
+    replyHead = null;
+    replyEnded = false;
+    discardReply = false;
+    if (replyHeld != null) {
+      replyHeld.release();
+      replyHeld = null;
+    }
+  }
+
+  /** Makes {@code ch}, to {@code m}, this exchange's backend connection. */
+  private void attach(Channel ch, Backends.Backend m) {
+    member = m;
     backend = ch;
     HttpConnections.replies(ch).expect(this);
   }
@@ -476,13 +601,28 @@ final class Exchange implements ReplyHandler.Listener {
     try (MessageBuffer buffer = cx.codec().read(streamed, type)) {
       Message message = buffer.toMessage();
       version = message.version();
-      Routes.Route r = cx.forwarding().prepare(path, message, soapAction,
-          CallerRequest.of(request));
+      Route r = set.forwarding().prepare(request, path, message, soapAction);
       if (r == null) {
         onLoop(() -> fault(Forwarding.noRoute(path, message, soapAction)));
         return;
       }
       route = r;
+      if (r.fault() != null) {
+        onLoop(() -> fault(r.fault().toFault(version)));
+        return;
+      }
+      RouteLimiter.Taken taken = set.limit(r, callerName());
+      if (taken instanceof RouteLimiter.Refusal no) {
+        onLoop(() -> withinLimits(no));
+        return;
+      }
+      hold((RouteLimiter.Permit) taken);
+      Attempts a = set.backends(r).attempts(r.idempotent());
+      attempts = a;
+      if (a.next() == null) {
+        onLoop(() -> allSuspended(a.backends()));
+        return;
+      }
       if (!cx.admit()) {
         onLoop(this::busy);
         return;
@@ -499,11 +639,9 @@ final class Exchange implements ReplyHandler.Listener {
       copy.discard();
       IOException io = e instanceof IOException x ? x : new IOException(e.toString(), e);
       onLoop(() -> {
-        Channel b = backend;
-        if (b != null) {
-          backend = null;
-          HttpConnections.replies(b).expect(null); // the cause is this failure, not the close
-          b.close();
+        detachBackend(); // the cause is this failure, not the close
+        if (io instanceof MemberOutput.Failed && !finished) {
+          attempts.failed("sending the request failed: " + io.getCause());
         }
         streamFailed(io);
       });
@@ -512,28 +650,43 @@ final class Exchange implements ReplyHandler.Listener {
     drainRequest();
   }
 
+  /**
+   * Connects to the first member that takes a connection (one that refuses has seen no byte,
+   * so the next is tried), then streams the message to it: once a byte went, it is never sent
+   * again.
+   */
   private void sendStreamed(Message message) throws IOException {
-    HttpConnections.Origin o = HttpConnections.Origin.of(route.to());
-    ChannelFuture f = cx.backends(route).acquire(o, loop);
-    try {
-      f.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while connecting");
-    }
-    if (!f.isSuccess()) {
-      throw connectFailure(f.cause());
+    Backends.Backend m = attempts.current();
+    ChannelFuture f;
+    while (true) {
+      f = set.connections(route).acquire(m.origin, loop);
+      try {
+        f.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while connecting");
+      }
+      if (f.isSuccess()) {
+        break;
+      }
+      ConnectException failure = connectFailure(f.cause());
+      m = attempts.failover("cannot connect: " + failure.getMessage(), false);
+      if (m == null) {
+        throw failure;
+      }
+      cx.metrics().retried(route.name());
     }
     ChannelOutputStream out = new ChannelOutputStream(f.channel(), CHUNK_BYTES);
     backendOut = out;
-    attach(f.channel(), o);
+    attach(f.channel(), m);
     Payload payload = copy.wrap(message.toPayload());
-    HttpHeaders h = backendHeaders(payload.contentType());
+    HttpHeaders h = backendHeaders(payload.contentType(), m.url());
     h.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
     f.channel().writeAndFlush(new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
-        target(route.to()), h));
-    payload.writeTo(out);
-    out.close();
+        target(m.url()), h));
+    MemberOutput sent = new MemberOutput(out);
+    payload.writeTo(sent);
+    sent.close();
     requestSent = true;
   }
 
@@ -579,9 +732,9 @@ final class Exchange implements ReplyHandler.Listener {
     }
   }
 
-  private HttpHeaders backendHeaders(String type) {
+  private HttpHeaders backendHeaders(String type, URI to) {
     HttpHeaders h = new DefaultHttpHeaders();
-    h.set(HttpHeaderNames.HOST, route.to().getRawAuthority());
+    h.set(HttpHeaderNames.HOST, to.getRawAuthority());
     h.set(HttpHeaderNames.CONTENT_TYPE, type);
     if (soapAction != null) {
       h.set("SOAPAction", SoapBinding.soapActionHeader(soapAction));
@@ -624,15 +777,21 @@ final class Exchange implements ReplyHandler.Listener {
     if (status != 202 && status != 204) {
       MediaType t = mediaType(type);
       if (t == null || SoapBinding.version(t) == null) {
+        String why = "answered HTTP " + status + " with " + (type == null ? "no Content-Type"
+            : type) + ", not SOAP";
+        LOG.log(System.Logger.Level.WARNING, "the backend " + member.label + " " + why);
+        if (failover(why, true)) {
+          return;
+        }
         discardReply = true;
-        LOG.log(System.Logger.Level.WARNING, "the backend " + route.to() + " answered HTTP "
-            + status + " with " + (type == null ? "no Content-Type" : type) + ", not SOAP");
         fault(Fault.of(version, version.receiverFaultCode(), "the service behind "
             + route.path() + " answered with something that is not SOAP"));
         return;
       }
     }
-    dropRetry();
+    if (!route.idempotent()) {
+      dropRetry(); // else kept until the reply is judged: it may go to another member
+    }
     if (streamed == null) {
       copy.complete(); // a streamed request's copy completes when it was sent whole
     }
@@ -684,6 +843,9 @@ final class Exchange implements ReplyHandler.Listener {
 
   /** The reply goes back: whole if it ended while held, else its head and what was held. */
   private void answerReply() {
+    if (judgedAndMoved()) {
+      return;
+    }
     if (replyEnded) {
       replyHeldWhole();
     } else {
@@ -723,6 +885,24 @@ final class Exchange implements ReplyHandler.Listener {
     bytesOut += first.readableBytes();
     ctx.write(out);
     ctx.writeAndFlush(new DefaultHttpContent(first));
+  }
+
+  /**
+   * Judges the member by its reply: a 5xx that blames the service counts against it (and sends
+   * an idempotent route's held request to the next member: returns true), anything else is a
+   * success. The held request is dropped after.
+   */
+  private boolean judgedAndMoved() {
+    int status = replyHead.status().code();
+    if (status >= 500 && ReplyFault.blamesService(cx.codec(), replyHeld)) {
+      if (failover("answered a Receiver fault (HTTP " + status + ")", true)) {
+        return true;
+      }
+    } else {
+      attempts.succeeded();
+    }
+    dropRetry();
+    return false;
   }
 
   private void pauseBackend() {
@@ -775,7 +955,7 @@ final class Exchange implements ReplyHandler.Listener {
 
   @Override
   public void failed(IOException cause) {
-    if (retried(cause)) {
+    if (retried(cause) || failover(describe(cause), !(cause instanceof ConnectException))) {
       return;
     }
     dropRetry();
@@ -803,6 +983,13 @@ final class Exchange implements ReplyHandler.Listener {
     }
   }
 
+  /** A backend failure in the log's and the metrics' words. */
+  private static String describe(IOException cause) {
+    return cause instanceof java.net.SocketTimeoutException ? "timed out: " + cause.getMessage()
+        : cause instanceof ConnectException ? "cannot connect: " + cause.getMessage()
+        : "failed: " + cause.getMessage();
+  }
+
   private void dropRetry() {
     if (retry != null) {
       retry.bytes().release();
@@ -818,15 +1005,16 @@ final class Exchange implements ReplyHandler.Listener {
     }
     backend = null;
     if (requestSent && !discardReply) {
-      cx.backends(route).release(b, origin, loop);
+      set.connections(route).release(b, member.origin, loop);
     } else {
       b.close();
     }
   }
 
   private void log(IOException cause) {
+    Backends.Backend m = member;
     LOG.log(System.Logger.Level.WARNING, "exchange on " + (route == null ? path : route.name())
-        + " with " + (route == null ? "no backend" : route.to()) + " failed: " + cause);
+        + " with " + (m == null ? "no backend" : m.label) + " failed: " + cause);
   }
 
   // ---- answers ----
@@ -837,6 +1025,14 @@ final class Exchange implements ReplyHandler.Listener {
   }
 
   /** Past {@link BrokerOptions#maxExchanges}: 503, a Receiver fault, and when to come back. */
+  private void allSuspended(Backends group) {
+    Fault f = Fault.of(version, version.receiverFaultCode(), "the service behind "
+        + route.path() + " is unavailable: every member of " + group.group().name()
+        + " is suspended after failing; try again");
+    String retryAfter = Long.toString(group.secondsUntilOneReturns());
+    refuse(() -> respondWith(f, 503, retryAfter));
+  }
+
   private void busy() {
     Fault f = Fault.of(version, version.receiverFaultCode(), "the broker is busy: "
         + cx.options().maxExchanges() + " exchanges are in flight, the most it forwards at once"
@@ -967,10 +1163,7 @@ final class Exchange implements ReplyHandler.Listener {
     if (streamed != null) {
       streamed.fail(new IOException("the caller closed the connection"));
     }
-    Channel b = backend;
-    if (b != null) {
-      b.close();
-    }
+    detachBackend(); // not the member's failure
     if (held != null) {
       held.forEach(ByteBuf::release);
       held = null;
@@ -984,20 +1177,27 @@ final class Exchange implements ReplyHandler.Listener {
       return;
     }
     finished = true;
+    ended = true;
+    RouteLimiter.Permit p = permit;
+    if (p != null) {
+      p.release();
+    }
     note = why;
     if (replyHeld != null) {
       replyHeld.release();
       replyHeld = null;
     }
+    dropRetry();
     long nanos = System.nanoTime() - start;
     if (admitted) {
       cx.release();
     }
-    Routes.Route r = route;
+    Route r = route;
     cx.metrics().finished(r == null ? BrokerMetrics.NONE : r.name(), status, nanos, bytesIn,
         bytesOut, admitted);
+    Backends.Backend m = member;
     AccessLog.line(ctx.channel().remoteAddress(), request.method().name(), request.uri(),
-        status, bytesIn, bytesOut, nanos, note);
+        status, bytesIn, bytesOut, nanos, m == null ? null : m.label, note);
   }
 
   private void onLoop(Runnable task) {
@@ -1013,25 +1213,30 @@ final class Exchange implements ReplyHandler.Listener {
     private int status;
 
     void start() {
-      Routes.Route r = cx.forwarding().routes().forPath(path);
+      Route r = set.routes().forPath(path);
       if (r == null) {
         plain(HttpResponseStatus.NOT_FOUND, "no service at " + path);
         return;
       }
       route = r;
       requestRead = true;
-      HttpConnections.Origin o = HttpConnections.Origin.of(r.to());
-      URI wsdl = URI.create(r.to().toString().replaceAll("\\?.*$", "") + "?wsdl");
-      cx.backends(route).acquire(o, loop).addListener((ChannelFuture f) -> {
+      Backends.Backend m = set.backends(r).attempts(false).next();
+      if (m == null) {
+        plain(HttpResponseStatus.SERVICE_UNAVAILABLE, "every member of the service behind "
+            + path + " is suspended");
+        return;
+      }
+      URI wsdl = URI.create(m.url().toString().replaceAll("\\?.*$", "") + "?wsdl");
+      set.connections(route).acquire(m.origin, loop).addListener((ChannelFuture f) -> {
         if (!f.isSuccess()) {
           failed(connectFailure(f.cause()));
           return;
         }
-        origin = o;
+        member = m;
         backend = f.channel();
         HttpConnections.replies(f.channel()).expect(this);
         HttpHeaders h = new DefaultHttpHeaders();
-        h.set(HttpHeaderNames.HOST, r.to().getRawAuthority());
+        h.set(HttpHeaderNames.HOST, m.url().getRawAuthority());
         f.channel().writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
             HttpMethod.GET, target(wsdl), Unpooled.EMPTY_BUFFER, h, EmptyHttpHeaders.INSTANCE))
             .addListener(w -> requestSent = w.isSuccess());

@@ -1,12 +1,13 @@
 package dev.ferry.broker;
 
 import dev.ferry.bytes.DecodeException;
-import dev.ferry.security.Identity;
+import io.netty.handler.codec.http.HttpRequest;
 import dev.ferry.soap.Addressing;
 import dev.ferry.soap.Fault;
 import dev.ferry.soap.FaultException;
 import dev.ferry.soap.HeaderBlock;
 import dev.ferry.soap.Message;
+import dev.ferry.soap.MessageGuard;
 import dev.ferry.soap.SoapVersion;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -23,43 +24,61 @@ final class Forwarding {
   /** The trace header block the broker adds to every forwarded request. */
   static final QName TRACE = new QName("urn:dev.ferry:trace", "Trace", "ferry");
 
-  private final Routes routes;
+  private final RouteTable table;
   private final String name;
 
   /** {@code name} is the broker's name in the trace header. */
   Forwarding(Routes routes, String name) {
-    this.routes = routes;
+    this.table = new RouteTable(routes);
     this.name = name;
   }
 
   Routes routes() {
-    return routes;
+    return table.routes();
   }
 
   /**
-   * Picks the route for a request to {@code path} from {@code caller} (null: not authenticated)
-   * and changes the message for it; returns null, leaving the message as it was, if no route
-   * matches.
+   * Picks the route for {@code request} to {@code path}, whose envelope is {@code message}, and
+   * changes the message for it; returns null, leaving the message as it was, if no route
+   * matches, and a route that answers a fault as it is chosen (the message unchanged).
    *
+   * @throws dev.ferry.soap.SoapException if the route was chosen by the Body's content and the
+   *     Body read is not the one every reader finds (two Bodies, a Body in the Header), or
+   *     the Body is malformed where a condition read it
    * @throws FaultException if the route does not let the caller through, or the message fails
    *     the route's WS-Security checks
    * @throws IOException if the route's WS-Security cannot sign the changed message anew
    */
-  Routes.Route prepare(String path, Message message, String soapAction, Identity caller)
+  Route prepare(HttpRequest request, String path, Message message, String soapAction)
       throws IOException {
-    Routes.Route route = routes.match(path, message.addressing().action(), soapAction);
+    RouteTable.Selection chosen = table.select(new RouteTable.Request(path, request.headers(),
+        soapAction, message));
+    Route route = chosen.route();
+    if (chosen.byBody()) {
+      message.buffer().checkShape(); // what decided the route is what the backend reads
+    }
     if (route == null) {
       return null;
     }
     RoutePolicy policy = route.policy();
-    policy.admit(caller, route, message.version());
+    policy.admit(CallerRequest.of(request), route, message.version());
+    if (route.fault() != null) {
+      return route;
+    }
     Set<QName> signed = Set.of();
     if (policy.verify() != null) {
-      signed = policy.verify().open(message).protectedHeaders();
+      MessageGuard.Opened opened = policy.verify().open(message);
+      signed = opened.protectedHeaders();
+      if (policy.terminate() && opened.message() != message) { // its Body was encrypted
+        message.replaceEnvelope(opened.message().toByteString());
+      }
     }
-    if (policy.resign() != null) {
+    if (policy.resign() != null || policy.terminate()) {
       message.removeHeaders(SECURITY);
       signed = Set.of();
+    }
+    if (route.transform() != null) { // after the checks: what was verified is transformed
+      route.transform().apply(message, route);
     }
     // a header a signature covers is never rewritten: the backend could not verify it then
     if ((route.alwaysSetTo() || message.addressing().to() != null)
@@ -90,7 +109,7 @@ final class Forwarding {
    * the caller's request could not be read (Sender, naming what and where), or the backend was
    * down, slow or broke (Receiver, naming the route only).
    */
-  static Fault failed(SoapVersion version, Routes.Route route, IOException e) {
+  static Fault failed(SoapVersion version, Route route, IOException e) {
     if (e instanceof FaultException f) {
       return f.fault();
     }

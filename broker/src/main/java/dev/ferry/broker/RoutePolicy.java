@@ -22,26 +22,32 @@ import java.util.Set;
  *     message goes on as it came, signatures intact), or null
  * @param resign WS-Security applied anew after the broker's changes, the caller's security
  *     header removed first (for a route that must change a header a signature covers), or null
+ * @param terminate whether WS-Security ends at the broker: the request {@code verify} checked
+ *     goes on decrypted and without its security headers, to a backend that trusts the broker
  */
 public record RoutePolicy(Set<String> callers, String identityHeader, TlsSettings backendTls,
-    MessageGuard verify, MessageGuard resign) {
+    MessageGuard verify, MessageGuard resign, boolean terminate) {
   /** Everyone through, nothing passed on, the JDK's trust, no WS-Security. */
   public static final RoutePolicy NONE = new RoutePolicy(null, null, null);
 
   public RoutePolicy {
     callers = callers == null ? null : Set.copyOf(callers);
+    if (terminate && (verify == null || resign != null)) {
+      throw new IllegalArgumentException("a route that ends WS-Security verifies (verify) and"
+          + " does not sign anew (resign)");
+    }
   }
 
   /** A policy without WS-Security. */
   public RoutePolicy(Set<String> callers, String identityHeader, TlsSettings backendTls) {
-    this(callers, identityHeader, backendTls, null, null);
+    this(callers, identityHeader, backendTls, null, null, false);
   }
 
   /**
    * Lets {@code caller} through on {@code route}, or throws the Sender fault that refuses it
    * (naming the route, and the caller if there is one).
    */
-  void admit(Identity caller, Routes.Route route, SoapVersion version) throws FaultException {
+  void admit(Identity caller, Route route, SoapVersion version) throws FaultException {
     if (callers == null || caller != null && (callers.contains("*")
         || callers.contains(caller.getName()))) {
       return;

@@ -1,29 +1,46 @@
 package dev.ferry.broker;
 
-import dev.ferry.soap.SettingValues;
+import dev.ferry.broker.internal.YamlSection;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * The broker's routing table, read from YAML:
  *
  * <pre>
  * timeout: 30s            # no progress towards a backend for this long: a fault (default 60s)
+ * groups:                 # optional: backends that serve one service (see BackendGroup)
+ *   quotes:
+ *     balance: round-robin          # failover (default), round-robin or weighted
+ *     members: [http://10.0.0.1:8080/q, {url: http://10.0.0.2:8080/q, weight: 2}]
+ *     suspend: {initial: 1s, factor: 2, max: 60s, failures: 1}   # or: never
+ *     check: {every: 5s, path: /health, timeout: 2s}   # optional active checks
+ *     timeout: 10s                  # optional: the members' own timeout
  * routes:
  *   - path: /echo         # the path the caller posts to (exact)
+ *     name: echo          # optional: the route's name in metrics and logs
  *     action: urn:testMtom  # optional: only requests with this wsa:Action or SOAPAction
- *     to: http://127.0.0.1:8081/echo
+ *     when:               # optional: only requests that have all of these
+ *       header: {name: X-Tenant, equals: acme}        # or matches: a regular expression
+ *       soapAction: urn:buy                           # or {matches: ...}
+ *       wsaAction: {matches: "urn:buy.*"}
+ *       soapHeader: {name: "t:Tenant", equals: acme}  # a header block's text
+ *       body: "//t:order[1]/t:symbol = 'IBM'"         # or a list; see BodyPath
+ *     namespaces: {t: "urn:trade"}   # the prefixes of soapHeader and body
+ *     to: http://127.0.0.1:8081/echo   # or group: quotes
+ *     idempotent: true    # optional: a held request may go to another member after one
+ *                         # that may have seen it failed
+ *     xslt: {request: v1-to-v2.xsl}  # optional: XSLT 1.0 on the Body's first element
+ *     limits:             # optional (see RouteLimits): past the route's, 503; past a caller's
+ *       inFlight: 200     # own, 429; both with Retry-After and a fault naming the limit
+ *       rate: 500/s       # or /m, /h; burst: requests at once (default a second's worth)
+ *       perCaller: {inFlight: 8, rate: 20/s, burst: 40}   # by authenticated name, else IP
  *     audit: /var/log/ferry-audit   # optional: a copy of each request, to a directory or URL
  *     wsaTo: always       # optional: set wsa:To to the backend even if the caller sent none
  *                         # (default if-present: rewrite it only where the caller sent one)
@@ -46,59 +63,53 @@ import org.yaml.snakeyaml.error.YAMLException;
  *         signBody: true  # changed message signed anew with the broker's key
  *       certificate: broker.pem
  *       key: broker.key
+ *       terminate: false  # or true (without outbound): WS-Security ends here; the message
+ *                         # goes on decrypted, without its wsse:Security headers
+ *   - path: /echo         # a route may answer a fault instead of forwarding: last on a path,
+ *     fault: {code: Sender, reason: "no route for this request"}   # it takes the rest
  * </pre>
  *
- * Relative file names are read from the routes file's folder.
+ * Relative file names are read from the routes file's folder. A mistake names its line and key.
  *
- * The first route whose path (and action, if given) matches wins. Immutable.
+ * <p>The first route whose path and conditions match wins. Immutable: a broker swaps a whole
+ * table, never changes one.
  */
 public final class Routes {
-  private static final Set<String> ROUTE_KEYS = Set.of("path", "action", "to", "audit",
-      "wsaTo", "require", "identityHeader", "backendTls", "wsSecurity");
-  private static final Set<String> TOP_KEYS = Set.of("timeout", "routes");
+  private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
   private final List<Route> routes;
   private final Duration timeout;
 
-  /**
-   * One route: where requests for a path (and action) go, where their copy goes, and whether
-   * wsa:To is set even where the caller sent none.
-   */
-  public record Route(String path, String action, URI to, String audit, boolean alwaysSetTo,
-      RoutePolicy policy) {
-    public Route {
-      policy = policy == null ? RoutePolicy.NONE : policy;
-    }
-
-    /** A route without a policy: everyone through, the JDK's trust towards the backend. */
-    public Route(String path, String action, URI to, String audit, boolean alwaysSetTo) {
-      this(path, action, to, audit, alwaysSetTo, RoutePolicy.NONE);
-    }
-
-    /** A route that rewrites wsa:To only where the caller sent one. */
-    public Route(String path, String action, URI to, String audit) {
-      this(path, action, to, audit, false);
-    }
-
-    /** The route's name in metrics and logs: its path, and its action if it has one. */
-    public String name() {
-      return action == null ? path : path + " " + action;
-    }
-
-    /** Returns true if the audit copy goes to an HTTP endpoint rather than a directory. */
-    public boolean auditsToUrl() {
-      return audit != null && (audit.startsWith("http://") || audit.startsWith("https://"));
-    }
-  }
-
   private Routes(List<Route> routes, Duration timeout) {
-    this.routes = List.copyOf(routes);
+    if (routes.isEmpty()) {
+      throw new IllegalArgumentException("a routing table needs at least one route");
+    }
+    this.routes = List.copyOf(uniqueNames(routes));
     this.timeout = timeout;
   }
 
-  /** Returns a table with {@code routes} and the default timeout. */
+  /**
+   * Routes whose names are taken by an earlier route get {@code #2}, {@code #3}...: each route
+   * has its own meters.
+   */
+  private static List<Route> uniqueNames(List<Route> routes) {
+    Map<String, Integer> seen = new HashMap<>();
+    List<Route> out = new ArrayList<>(routes.size());
+    for (Route r : routes) {
+      int n = seen.merge(r.name(), 1, Integer::sum);
+      out.add(n == 1 ? r : r.toBuilder().name(r.name() + " #" + n).build());
+    }
+    return out;
+  }
+
+  /** Returns a table with {@code routes} and the default timeout (60 s). */
   public static Routes of(List<Route> routes) {
-    return new Routes(routes, Duration.ofSeconds(60));
+    return new Routes(routes, DEFAULT_TIMEOUT);
+  }
+
+  /** Returns a table with {@code routes}; a backend with no progress for {@code timeout} fails. */
+  public static Routes of(List<Route> routes, Duration timeout) {
+    return new Routes(routes, timeout);
   }
 
   /** Reads a routing table from a YAML file; relative file names in it are the file's folder's. */
@@ -113,95 +124,16 @@ public final class Routes {
   /**
    * Parses a routing table.
    *
-   * @throws IllegalArgumentException naming the entry and key that is wrong
+   * @throws IllegalArgumentException naming the line and key that is wrong
    */
   public static Routes parse(String yaml) {
     return parse(yaml, Path.of("").toAbsolutePath());
   }
 
   private static Routes parse(String yaml, Path base) {
-    Object root;
-    try {
-      root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
-    } catch (YAMLException e) {
-      throw new IllegalArgumentException("malformed YAML: " + e.getMessage(), e);
-    }
-    Map<?, ?> top = map(root, "the document");
-    checkKeys(top, TOP_KEYS, "the document");
-    Duration timeout = top.containsKey("timeout")
-        ? duration(top.get("timeout"), "timeout") : Duration.ofSeconds(60);
-    if (!(top.get("routes") instanceof List<?> list) || list.isEmpty()) {
-      throw new IllegalArgumentException("routes: expected a list of at least one route");
-    }
-    List<Route> routes = new ArrayList<>();
-    for (int i = 0; i < list.size(); i++) {
-      routes.add(route(map(list.get(i), "routes[" + i + "]"), "routes[" + i + "]", base));
-    }
-    return new Routes(routes, timeout);
-  }
-
-  private static Route route(Map<?, ?> m, String where, Path base) {
-    checkKeys(m, ROUTE_KEYS, where);
-    String path = string(m, "path", where, true);
-    if (!path.startsWith("/")) {
-      throw new IllegalArgumentException(where + ".path: must start with /, got " + path);
-    }
-    String to = string(m, "to", where, true);
-    URI uri;
-    try {
-      uri = URI.create(to);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(where + ".to: not a URL: " + to, e);
-    }
-    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())
-        || uri.getHost() == null) {
-      throw new IllegalArgumentException(where + ".to: expected an http:// or https:// URL, got "
-          + to);
-    }
-    String wsaTo = string(m, "wsaTo", where, false);
-    if (wsaTo != null && !wsaTo.equals("always") && !wsaTo.equals("if-present")) {
-      throw new IllegalArgumentException(where + ".wsaTo: expected always or if-present, got "
-          + wsaTo);
-    }
-    return new Route(path, string(m, "action", where, false), uri,
-        string(m, "audit", where, false), "always".equals(wsaTo),
-        RouteFiles.policy(m, where, base));
-  }
-
-  static Map<?, ?> map(Object o, String where) {
-    if (o instanceof Map<?, ?> m) {
-      return m;
-    }
-    throw new IllegalArgumentException(where + ": expected a mapping, got "
-        + (o == null ? "nothing" : o.getClass().getSimpleName()));
-  }
-
-  static void checkKeys(Map<?, ?> m, Set<String> known, String where) {
-    for (Object k : m.keySet()) {
-      if (!known.contains(String.valueOf(k))) {
-        throw new IllegalArgumentException(where + ": unknown key \"" + k + "\" (known: "
-            + known.stream().sorted().toList() + ")");
-      }
-    }
-  }
-
-  static String string(Map<?, ?> m, String key, String where, boolean required) {
-    Object v = m.get(key);
-    if (v == null) {
-      if (required) {
-        throw new IllegalArgumentException(where + "." + key + ": missing");
-      }
-      return null;
-    }
-    if (!(v instanceof String s) || s.isBlank()) {
-      throw new IllegalArgumentException(where + "." + key + ": expected text, got " + v);
-    }
-    return s.strip();
-  }
-
-  /** Reads {@code 30s}, {@code 500ms}, {@code 2m} or a number of seconds. */
-  static Duration duration(Object v, String where) {
-    return SettingValues.duration(v, where);
+    YamlSection top = YamlSection.parse(yaml);
+    RoutesFile file = new RoutesFile(base);
+    return new Routes(file.routes(top), file.timeout(top, DEFAULT_TIMEOUT));
   }
 
   public List<Route> routes() {
@@ -213,24 +145,10 @@ public final class Routes {
     return timeout;
   }
 
-  /** Returns the first route for {@code path}, whatever its action, or null. */
+  /** Returns the first route for {@code path} that forwards (not one that answers a fault). */
   public Route forPath(String path) {
     for (Route r : routes) {
-      if (r.path().equals(path)) {
-        return r;
-      }
-    }
-    return null;
-  }
-
-  /**
-   * Returns the first route for {@code path} whose action, if any, equals {@code wsaAction} or
-   * {@code soapAction}; or null.
-   */
-  public Route match(String path, String wsaAction, String soapAction) {
-    for (Route r : routes) {
-      if (r.path().equals(path) && (r.action() == null || r.action().equals(wsaAction)
-          || r.action().equals(soapAction))) {
+      if (r.path().equals(path) && r.to() != null) {
         return r;
       }
     }

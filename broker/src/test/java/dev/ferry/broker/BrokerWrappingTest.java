@@ -38,9 +38,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 
 /**
- * The wrapping corpus through the broker's verify and resign modes, to a backend that records
- * what a parser taking the first element called Body (as DOM's, SAAJ's and lxml's users often
- * do) would read of each forwarded request: the attacker's content never gets there.
+ * The wrapping corpus through the broker's verify, resign and terminate modes, to a backend
+ * that records what a parser taking the first element called Body (as DOM's, SAAJ's and lxml's
+ * users often do) would read of each forwarded request: the attacker's content never gets
+ * there.
  */
 class BrokerWrappingTest {
   private static final SoapCodec CODEC = SoapCodec.create();
@@ -100,8 +101,11 @@ class BrokerWrappingTest {
     String resign = "      outbound:\n        timestamp: 5m\n        signBody: true\n"
         + "      certificate: broker.pem\n      key: broker.key\n";
     Path routes = Files.writeString(dir.resolve(mode + ".yaml"), "routes:\n  - path: /shop\n"
-        + "    to: " + to + "\n    wsSecurity:\n" + inbound + (mode.equals("resign") ? resign
-        : ""));
+        + "    to: " + to + "\n    wsSecurity:\n" + inbound + switch (mode) {
+          case "resign" -> resign;
+          case "terminate" -> "      terminate: true\n";
+          default -> "";
+        });
     return open.keep(Broker.builder().routes(Routes.load(routes)).build().start());
   }
 
@@ -132,9 +136,9 @@ class BrokerWrappingTest {
   }
 
   @Test
-  void verifyAndResignForwardOnlySignedBodies() throws Exception {
+  void verifyResignAndTerminateForwardOnlySignedBodies() throws Exception {
     SoapServer backend = backend();
-    for (String mode : new String[] {"verify", "resign"}) {
+    for (String mode : new String[] {"verify", "resign", "terminate"}) {
       Broker b = broker(mode, backend.uri("/shop").toString());
       for (SoapVersion v : SoapVersion.values()) {
         String signed = signed(v);

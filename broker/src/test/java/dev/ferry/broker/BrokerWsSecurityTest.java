@@ -1,6 +1,7 @@
 package dev.ferry.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
@@ -154,5 +155,86 @@ class BrokerWsSecurityTest {
       assertThat(e.name()).isEqualTo("CN=broker,O=Ferry to " + backend.uri("/echo"));
       assertThat(e.attachinfo().toByteArray()).isEqualTo(blob);
     }
+  }
+
+  /** A backend with no WS-Security: it records each envelope it gets and echoes the blob. */
+  private SoapServer plainBackend(List<String> envelopes) throws IOException {
+    return keep(SoapServer.builder().endpoint("/echo", Dispatcher.builder()
+        .understands(Addressing.TO).understands(Forwarding.TRACE).fallback(request -> {
+          envelopes.add(request.toByteString().utf8());
+          EchoService.Echo e = EchoService.readEcho(request);
+          return EchoService.request(CODEC, request.version(), MtomPolicy.ALWAYS,
+              e.name() + " to " + request.addressing().to(), e.attachinfo());
+        }).build()).build().start());
+  }
+
+  private static Payload signedAndEncryptedRequest(SoapVersion v, MtomPolicy mtom, byte[] blob)
+      throws IOException {
+    WsSecurity alicesKey = WsSecurity.builder().outbound(WsSecurityPolicy.builder()
+        .timestamp(Duration.ofMinutes(5)).signBody().signTimestamp().encryptBody().build())
+        .credentials(WsSecurityCredentials.builder().key(KeyMaterial.of(alice.key(),
+            alice.chain())).recipient(broker.chain()[0]).build()).build();
+    return alicesKey.protect(EchoService.request(CODEC, v, mtom, "secret name",
+        dev.ferry.bytes.ByteString.of(blob)));
+  }
+
+  @Test
+  void aRouteThatEndsWsSecurityForwardsThePlainDecryptedMessage() throws Exception {
+    List<String> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    SoapServer backend = plainBackend(seen);
+    Broker b = broker("      inbound:\n        timestamp: 5m\n        signBody: true\n"
+        + "        signTimestamp: true\n        encryptBody: true\n      trust: ca.pem\n"
+        + "      certificate: broker.pem\n      key: broker.key\n      terminate: true\n",
+        backend.uri("/echo").toString());
+    SoapClient c = keep(SoapClient.builder().timeout(Duration.ofSeconds(20)).build());
+    int n = 0;
+    for (SoapVersion v : SoapVersion.values()) {
+      for (int size : new int[] {1_000, 200_000}) { // held whole, then streamed
+        MtomPolicy mtom = size > 2048 ? MtomPolicy.ALWAYS : MtomPolicy.NEVER;
+        byte[] blob = Blobs.random(size, size);
+        Payload p = signedAndEncryptedRequest(v, mtom, blob);
+        try (SoapResponse r = c.call(b.uri("/echo"), p, null)) {
+          EchoService.Echo e = EchoService.readEcho(r.message());
+          assertThat(e.name()).startsWith("secret name to ");
+          assertThat(e.attachinfo().toByteArray()).isEqualTo(blob);
+        }
+        String forwarded = seen.get(n++);
+        assertThat(forwarded).as("what the backend got").doesNotContain("Security")
+            .doesNotContain("EncryptedData").doesNotContain("Signature")
+            .contains(">secret name<");
+      }
+    }
+    // a signed part changed on the way (the Timestamp's Created) fails, and goes no further
+    String tampered = tamperCreated(signedAndEncryptedRequest(SoapVersion.SOAP_11,
+        MtomPolicy.NEVER, Blobs.random(100, 1)));
+    try (SoapResponse r = c.call(b.uri("/echo"), CODEC.read(dev.ferry.bytes.ByteString
+        .encodeUtf8(tampered), "text/xml; charset=utf-8").toMessage().toPayload(), null)) {
+      assertThat(r.fault().code().getLocalPart()).isIn("FailedCheck", "InvalidSecurity");
+    }
+    // so does a message signed but not encrypted, as the route requires
+    try (SoapResponse r = c.call(b.uri("/echo"), signedRequest("urn:x", Blobs.random(10, 2)),
+        null)) {
+      assertThat(r.fault().code().getLocalPart()).isEqualTo("InvalidSecurity");
+    }
+    assertThat(seen).hasSize(n);
+  }
+
+  /** {@code p}'s envelope with one digit of its Timestamp's Created changed. */
+  private static String tamperCreated(Payload p) throws IOException {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    p.writeTo(out);
+    String s = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    int at = s.indexOf("Created>") + "Created>".length() + 17; // the seconds' last digit
+    char d = s.charAt(at);
+    return s.substring(0, at) + (d == '0' ? '1' : '0') + s.substring(at + 1);
+  }
+
+  @Test
+  void terminateGoesWithoutOutbound() {
+    assertThatThrownBy(() -> broker("      inbound:\n        signBody: true\n"
+        + "      trust: ca.pem\n      outbound:\n        signBody: true\n"
+        + "      certificate: broker.pem\n      key: broker.key\n      terminate: true\n",
+        "http://127.0.0.1:1/echo")).hasMessageContaining("wsSecurity.terminate: terminate"
+            + " forwards the message without WS-Security, outbound signs it anew: one of them");
   }
 }

@@ -17,7 +17,10 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 
 /**
@@ -35,6 +38,59 @@ public final class ForkedNode {
     return SoapCodec.create(SoapLimits.builder().xop(XopLimits.builder().mime(
         MimeLimits.builder().maxPartBytes(big).maxMessageBytes(big).build()).build()).build(),
         XopCodec.builder());
+  }
+
+  /** A node running in its own JVM; closing it closes its stdin and waits for it to exit. */
+  record Running(Process process, int port) implements AutoCloseable {
+    @Override
+    public void close() throws Exception {
+      process.getOutputStream().close(); // servers exit when stdin closes
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    }
+  }
+
+  /**
+   * Starts a node in its own JVM (256 MiB heap, its temp files in {@code dir/node-tmp}, its
+   * output in {@code dir/node.out} and {@code .err}) with {@code args}.
+   */
+  static Process start(Path dir, String node, String... args) throws IOException {
+    Path tmp = Files.createDirectories(dir.resolve(node + "-tmp"));
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-Djava.io.tmpdir=" + tmp,
+        "-Djava.util.logging.config.file=" + System.getProperty(
+            "java.util.logging.config.file", ""),
+        "-cp", System.getProperty("java.class.path"), ForkedNode.class.getName()));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).redirectOutput(dir.resolve(node + ".out").toFile())
+        .redirectError(dir.resolve(node + ".err").toFile()).start();
+  }
+
+  /** Waits for a node to write its port to {@code file}. */
+  static int awaitPort(Path file, Process p) throws Exception {
+    for (int i = 0; i < 600; i++) {
+      if (Files.exists(file) && !Files.readString(file).isBlank()) {
+        return Integer.parseInt(Files.readString(file).strip());
+      }
+      if (!p.isAlive()) {
+        throw new IllegalStateException("node exited with " + p.exitValue());
+      }
+      Thread.sleep(50);
+    }
+    throw new IllegalStateException("node did not start in 30 s");
+  }
+
+  /** Starts the echo server in its own JVM, on a port it picks. */
+  static Running server(Path dir, String node) throws Exception {
+    Process p = start(dir, node, "server", dir.resolve(node + ".port").toString());
+    try {
+      return new Running(p, awaitPort(dir.resolve(node + ".port"), p));
+    } catch (Exception e) {
+      p.destroyForcibly();
+      throw e;
+    }
   }
 
   public static void main(String[] args) throws Exception {

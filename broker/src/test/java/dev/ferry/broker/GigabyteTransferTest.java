@@ -2,7 +2,6 @@ package dev.ferry.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,14 +23,15 @@ class GigabyteTransferTest {
   void aGigabyteRoundTripsThroughTheBrokerInBoundedHeaps(@TempDir Path dir) throws Exception {
     List<Process> nodes = new ArrayList<>();
     try {
-      Process server = start(dir, "server", "server", dir.resolve("server.port").toString());
+      Process server = ForkedNode.start(dir, "server", "server",
+          dir.resolve("server.port").toString());
       nodes.add(server);
-      int serverPort = awaitPort(dir.resolve("server.port"), server);
-      Process broker = start(dir, "broker", "broker",
+      int serverPort = ForkedNode.awaitPort(dir.resolve("server.port"), server);
+      Process broker = ForkedNode.start(dir, "broker", "broker",
           "http://127.0.0.1:" + serverPort + "/echo", dir.resolve("broker.port").toString());
       nodes.add(broker);
-      int brokerPort = awaitPort(dir.resolve("broker.port"), broker);
-      Process client = start(dir, "client", "client",
+      int brokerPort = ForkedNode.awaitPort(dir.resolve("broker.port"), broker);
+      Process client = ForkedNode.start(dir, "client", "client",
           "http://127.0.0.1:" + brokerPort + "/echo", Long.toString(SIZE));
       nodes.add(client);
       assertThat(client.waitFor(10, TimeUnit.MINUTES)).as("client finished").isTrue();
@@ -54,31 +54,5 @@ class GigabyteTransferTest {
         assertThat(left.toList()).as(node + " temp files").isEmpty();
       }
     }
-  }
-
-  private static Process start(Path dir, String node, String... args) throws IOException {
-    Path tmp = Files.createDirectories(dir.resolve(node + "-tmp"));
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-Djava.io.tmpdir=" + tmp,
-        "-Djava.util.logging.config.file=" + System.getProperty(
-            "java.util.logging.config.file", ""),
-        "-cp", System.getProperty("java.class.path"), ForkedNode.class.getName()));
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectOutput(dir.resolve(node + ".out").toFile())
-        .redirectError(dir.resolve(node + ".err").toFile()).start();
-  }
-
-  private static int awaitPort(Path file, Process p) throws Exception {
-    for (int i = 0; i < 600; i++) {
-      if (Files.exists(file) && !Files.readString(file).isBlank()) {
-        return Integer.parseInt(Files.readString(file).strip());
-      }
-      if (!p.isAlive()) {
-        throw new IllegalStateException("node exited with " + p.exitValue());
-      }
-      Thread.sleep(50);
-    }
-    throw new IllegalStateException("node did not start in 30 s");
   }
 }

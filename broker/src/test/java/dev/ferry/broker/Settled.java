@@ -22,4 +22,19 @@ final class Settled {
       Thread.sleep(5);
     }
   }
+
+  /**
+   * Waits until the broker's metrics contain {@code text} (an exchange that was never admitted,
+   * such as one answered with a fault, is counted after its answer is written but not in flight).
+   */
+  static void awaitMetric(Broker broker, String text) throws InterruptedException {
+    long deadline = System.nanoTime() + LIMIT.toNanos();
+    while (!broker.scrape().contains(text)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no " + text + " in the metrics after " + LIMIT + ":\n"
+            + broker.scrape());
+      }
+      Thread.sleep(5);
+    }
+  }
 }

@@ -2,6 +2,7 @@ package dev.ferry.cli;
 
 import dev.ferry.broker.Broker;
 import dev.ferry.broker.BrokerOptions;
+import dev.ferry.broker.Route;
 import dev.ferry.broker.Routes;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,7 +29,16 @@ import picocli.CommandLine.Spec;
         "    - path: /echo                   # the path callers post to",
         "      action: urn:testMtom          # optional: only this wsa:Action or SOAPAction",
         "      to: http://127.0.0.1:8081/echo",
-        "      audit: /var/log/ferry-audit   # optional: a copy of each request (dir or URL)"},
+        "      audit: /var/log/ferry-audit   # optional: a copy of each request (dir or URL)",
+        "      when:                         # optional: conditions, all must hold",
+        "        header: {name: X-Tenant, equals: acme}",
+        "        body: \"//q:order[1]/q:symbol = 'IBM'\"",
+        "      namespaces: {q: \"urn:quotes\"}",
+        "    - path: /echo",
+        "      fault: {code: Sender, reason: no route}   # answers what the others did not take",
+        "  groups:                           # members of one service; a route names one",
+        "    echo: {balance: round-robin, members: [http://a:8081/echo, http://b:8081/echo]}",
+        "  Every key: docs/broker.md."},
     footer = {"", "Examples:",
         "  ferry serve --port 8081 &",
         "  ferry broker --routes routes.yaml --port 8080",
@@ -63,9 +73,15 @@ final class BrokerCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       out.println("broker at " + broker.uri("/") + ", timeout " + routes.timeout().toSeconds()
           + " s, metrics at " + broker.uri("/metrics"));
-      for (Routes.Route r : routes.routes()) {
-        out.println("  " + broker.uri(r.path()) + (r.action() == null ? ""
-            : " [" + r.action() + "]") + " -> " + r.to()
+      for (Route r : routes.routes()) {
+        out.println("  " + broker.uri(r.path()) + " [" + r.name() + "]"
+            + (r.conditions().isEmpty() || r.action() != null && r.conditions().size() == 1
+                ? "" : " when " + r.conditions().size() + " conditions hold")
+            + (r.backends() == null ? " -> fault: " + r.fault().reason()
+                : r.backends().members().size() == 1 ? " -> " + r.to()
+                : " -> group " + r.backends().name() + " (" + r.backends().members().size()
+                    + " members, " + r.backends().balance().name().toLowerCase(
+                        java.util.Locale.ROOT) + ")")
             + (r.audit() == null ? "" : " (audit copy: " + r.audit() + ")"));
       }
       if (telemetry.exporting()) {

@@ -1,6 +1,7 @@
 package dev.ferry.cli;
 
 import dev.ferry.broker.Broker;
+import dev.ferry.broker.Route;
 import dev.ferry.broker.Routes;
 import dev.ferry.client.SoapClient;
 import dev.ferry.sample.EchoService;
@@ -142,7 +143,7 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   private Broker startBroker(SoapCodec codec, URI backend) throws IOException {
-    Routes routes = Routes.of(List.of(new Routes.Route(PATH, null, backend, null)));
+    Routes routes = Routes.of(List.of(new Route(PATH, null, backend, null)));
     return Broker.builder().host("127.0.0.1").port(0).codec(codec).routes(routes).build()
         .start();
   }

@@ -1,9 +1,12 @@
 package dev.ferry.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ferry.broker.Broker;
 import dev.ferry.broker.Routes;
+import jakarta.xml.ws.WebServiceException;
+import jakarta.xml.ws.soap.SOAPFaultException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.stream.Stream;
@@ -109,6 +112,42 @@ class BrokerInteropTest {
     byte[] blob = Blobs.of(size);
     assertEcho(JaxWsEcho.call(port, Blobs.NAME, blob), blob, mtom);
     WireAssertions.assertMtom(metroServer.implementation(mtom).lastRequestContentType(), mtom);
+  }
+
+  static Stream<Arguments> peersAndStatuses() {
+    return Stream.of("cxf", "metro").flatMap(peer -> Stream.of("http", "soap")
+        .map(status -> Arguments.of(peer, status)));
+  }
+
+  /**
+   * CXF's and Metro's clients past a route's rate: a 503 they report as a transport error with
+   * its status (the fault in its body unread), so a route may answer with the SOAP binding's
+   * status instead, and then they raise the fault, reason and all.
+   */
+  @ParameterizedTest(name = "{0}, status: {1}")
+  @MethodSource("peersAndStatuses")
+  void peersPastARouteLimit(String peer, String status) throws IOException {
+    try (Broker limited = Broker.builder().codec(FerryPeer.CODEC).routes(Routes.parse(
+        "routes:\n  - { path: /limited, to: \"" + ferryServer.uri() + "\","
+        + " limits: {rate: 1/h, burst: 2, status: " + status + "} }\n")).build().start()) {
+      TestMtomPort port = peer.equals("metro") ? MetroPeer.client(limited.uri("/limited"), true)
+          : CxfPeer.client(clientBus, limited.uri("/limited"), true);
+      byte[] blob = Blobs.of(5000);
+      for (int i = 0; i < 2; i++) {
+        assertEcho(JaxWsEcho.call(port, Blobs.NAME, blob), blob, true);
+      }
+      if (status.equals("soap")) {
+        assertThatThrownBy(() -> JaxWsEcho.call(port, Blobs.NAME, blob))
+            .isInstanceOfSatisfying(SOAPFaultException.class, e -> assertThat(
+                e.getFault().getFaultString()).matches("too many requests: /limited takes 1"
+                + " request an hour \\(RouteLimits.rate\\); try again in 3(599|600) s"));
+      } else {
+        assertThatThrownBy(() -> JaxWsEcho.call(port, Blobs.NAME, blob))
+            .isInstanceOf(WebServiceException.class)
+            .isNotInstanceOf(SOAPFaultException.class)
+            .satisfies(e -> assertThat(e.toString() + e.getCause()).contains("503"));
+      }
+    }
   }
 
   private static void echoToFerry(TestMtomPort port, byte[] blob, boolean mtom) {

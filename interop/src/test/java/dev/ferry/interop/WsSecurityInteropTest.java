@@ -3,6 +3,8 @@ package dev.ferry.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ferry.broker.Broker;
+import dev.ferry.broker.Routes;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
 import dev.ferry.client.SoapRequest;
@@ -27,7 +29,12 @@ import jakarta.xml.ws.Holder;
 import jakarta.xml.ws.Service;
 import jakarta.xml.ws.WebServiceFeature;
 import jakarta.xml.ws.soap.SOAPFaultException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import org.apache.cxf.Bus;
 import org.apache.cxf.endpoint.Client;
 import org.apache.cxf.frontend.ClientProxy;
@@ -38,6 +45,7 @@ import org.apache.wss4j.common.crypto.Merlin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * WS-Security between Ferry and CXF 4 (WSS4J's DOM implementation, configured as CXF users do,
@@ -202,6 +210,39 @@ class WsSecurityInteropTest {
       assertThatThrownBy(() -> assertEchoes(plain, "x")).isInstanceOf(SOAPFaultException.class);
     } finally {
       cxf.destroy();
+    }
+  }
+
+  /**
+   * CXF's client signs and encrypts for the gateway; the broker ends WS-Security (verifies,
+   * decrypts, removes the Security header) and a Ferry server with no WS-Security of its own
+   * answers the plain message.
+   */
+  @Test
+  void cxfClientThroughABrokerThatEndsWsSecurity(@TempDir Path dir) throws Exception {
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    TestPki.writePem(dir.resolve("ca.pem"), pki.certificate());
+    service.writeChainPem(dir.resolve("gateway.pem"));
+    service.writeKeyPem(dir.resolve("gateway.key"));
+    try (SoapServer plain = SoapServer.builder().endpoint("/echo", Dispatcher.builder()
+            .element(EchoService.REQUEST, request -> {
+              seen.add(request.toByteString().utf8());
+              return EchoService.echo(request);
+            }).build()).build().start();
+        Broker gateway = Broker.builder().routes(Routes.load(Files.writeString(
+            dir.resolve("routes.yaml"), "routes:\n  - path: /echo\n    to: "
+                + plain.uri("/echo") + "\n    wsSecurity:\n      inbound: {timestamp: 5m,"
+                + " signBody: true, signTimestamp: true, encryptBody: true}\n"
+                + "      trust: ca.pem\n      certificate: gateway.pem\n"
+                + "      key: gateway.key\n      terminate: true\n"))).build().start()) {
+      TestMtomPort port = CxfPeer.client(bus, gateway.uri("/echo"), false);
+      ClientProxy.getClient(port).getOutInterceptors().add(new WSS4JOutInterceptor(
+          CxfSecurity.out("Timestamp Signature Encrypt", CxfSecurity.merlin(pki, client,
+              service.certificate()), "wonderland")));
+      assertEchoes(port, "from CXF, in the clear past the gateway");
+      assertThat(seen).singleElement().asString()
+          .contains(">from CXF, in the clear past the gateway<")
+          .doesNotContain("Security").doesNotContain("EncryptedData");
     }
   }
 }

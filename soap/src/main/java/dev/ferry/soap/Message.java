@@ -198,9 +198,22 @@ public final class Message {
    * package, {@code xop:Include} elements read as the package's {@code XopReader} says.
    */
   public XMLStreamReader bodyReader() throws IOException {
+    return bodyReader(buffer.attachments() != null);
+  }
+
+  /**
+   * As {@link #bodyReader}, with {@code xop:Include} elements read as the elements they are:
+   * nothing of the package is read, so a node that looks at the Body on its way through (a
+   * broker routing on it) leaves the attachments to stream on.
+   */
+  public XMLStreamReader bodyXmlReader() throws IOException {
+    return bodyReader(false);
+  }
+
+  private XMLStreamReader bodyReader(boolean includes) throws IOException {
     ByteString xml = toByteString();
     try {
-      XMLStreamReader r = buffer.attachments() != null
+      XMLStreamReader r = includes
           ? buffer.attachments().newXmlReader(xml, "UTF-8")
           : buffer.codec().xop().newXmlReader(xml, null);
       toEnvelopeChild(r);

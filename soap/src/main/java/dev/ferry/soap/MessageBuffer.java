@@ -51,6 +51,7 @@ public final class MessageBuffer implements Closeable {
   private final int bodyStart;
   private final int bodyEnd;
   private final QName bodyElement; // null for an empty Body
+  private final int bodyPrefixLength;
   private final List<HeaderBlock> headers;
   private final XopPackage attachments; // null for a plain envelope
   private volatile boolean bodyChecked; // read through, by the index or a check: nothing left
@@ -68,6 +69,8 @@ public final class MessageBuffer implements Closeable {
     this.bodyStart = ix.bodyStart;
     this.bodyEnd = ix.bodyEnd;
     this.bodyElement = ix.bodyElement;
+    this.bodyPrefixLength = ix.bodyPrefix.getBytes(java.nio.charset.StandardCharsets.UTF_8)
+        .length;
     this.headers = Collections.unmodifiableList(ix.blocks);
     this.attachments = attachments;
     this.bodyChecked = ix.bodyRead;
@@ -178,6 +181,109 @@ public final class MessageBuffer implements Closeable {
       throw x.isLimitExceeded() ? SoapException.limitExceeded(x.limitName(), x.limitValue(),
           x.actualValue(), at, "Body") : new SoapException(x.reason().replace(
               "malformed or refused XML", "malformed Body"), at, "Body", e);
+    }
+  }
+
+  /**
+   * Checks that every reader of the message finds the Body this index found, the one
+   * {@link Message#bodyReader} returns: the Envelope's children are an optional Header and one
+   * Body, and no element in the Header is called Body (a reader that takes the first element of
+   * that name would take it for the Body). For a node that acts on what the Body says without
+   * reading it through, such as a broker routing on its content: what it read must be what the
+   * next hop reads. {@link #checkBody} checks more and reads the whole Body.
+   *
+   * <p>No tag can be called Body without the bytes {@code Body}, so this costs a search of the
+   * envelope's bytes while they occur only in the Body's own tags; anywhere else (in a header
+   * block's text, an element of the Body's content) they send it to a parse of the envelope.
+   *
+   * @throws SoapException naming what is wrong and where
+   */
+  public void checkShape() throws SoapException {
+    if (headerOpenStart >= 0 && indexOf(BODY_NAME, headerOpenEnd, headerCloseStart) >= 0) {
+      parseShape();
+      return;
+    }
+    if (bodyChecked) {
+      return; // the index read the Body through and found the Envelope's end after it
+    }
+    int startName = bodyStart + 1 + (bodyPrefixLength > 0 ? bodyPrefixLength + 1 : 0);
+    int endName = bodyEndTagName();
+    if (endName < 0 || indexOf(BODY_NAME, startName + BODY_NAME.length, endName) >= 0) {
+      parseShape();
+    }
+  }
+
+  private static final byte[] BODY_NAME = {'B', 'o', 'd', 'y'};
+
+  /** Where the name's {@code Body} is in the Body's end tag, or -1. */
+  private int bodyEndTagName() {
+    int i = bodyEnd - 1; // on the end tag's '>'
+    while (i > bodyStart && isSpace(envelope.byteAt(i - 1))) {
+      i--;
+    }
+    i -= BODY_NAME.length;
+    return i > bodyStart && envelope.byteAt(i) == 'B' ? i : -1;
+  }
+
+  private static boolean isSpace(byte b) {
+    return b == ' ' || b == '\t' || b == '\r' || b == '\n';
+  }
+
+  /** The first {@code name} in the envelope's bytes {@code [start, end)}, or -1. */
+  private int indexOf(byte[] name, int start, int end) {
+    byte[] a = BYTES.array(envelope);
+    int base = BYTES.arrayOffset(envelope);
+    int last = base + end - name.length;
+    for (int i = base + start; i <= last; i++) {
+      if (a[i] == name[0] && a[i + 1] == name[1] && a[i + 2] == name[2]
+          && a[i + 3] == name[3]) {
+        return i - base;
+      }
+    }
+    return -1;
+  }
+
+  /** {@link #checkShape} by a parse of the envelope: where its bytes did not settle it. */
+  private void parseShape() throws SoapException {
+    XMLStreamReader2 r = null;
+    try {
+      r = (XMLStreamReader2) codec.xop().newXmlReader(envelope, null);
+      int children = 0;
+      boolean inHeader = false;
+      for (int depth = 0; r.hasNext(); ) {
+        int e = r.next();
+        if (e == XMLStreamConstants.END_ELEMENT) {
+          inHeader &= --depth > 1;
+          continue;
+        }
+        if (e != XMLStreamConstants.START_ELEMENT) {
+          continue;
+        }
+        depth++;
+        String local = r.getLocalName();
+        boolean soap = version.namespace().equals(r.getNamespaceURI());
+        String wrong = null;
+        if (depth == 2) {
+          children++;
+          inHeader = soap && children == 1 && local.equals("Header");
+          if (!inHeader && !(soap && local.equals("Body") && children == (headerOpenStart >= 0
+              ? 2 : 1))) {
+            wrong = "the Envelope's child " + children + " is " + r.getName() + " (expected: an"
+                + " optional Header, then one Body)";
+          }
+        } else if (inHeader && local.equals("Body")) {
+          wrong = "an element called Body in the Header (" + r.getName() + ")";
+        }
+        if (wrong != null) {
+          throw new SoapException(wrong, new Utf8Offsets(envelope).byteOffset(
+              r.getLocationInfo().getStartingCharOffset()), "envelope");
+        }
+      }
+    } catch (XMLStreamException e) {
+      XopException x = XmlErrors.translate(e, "envelope", r == null ? null : r.getLocation());
+      long at = x.byteOffset() < 0 ? -1 : new Utf8Offsets(envelope).byteOffset(x.byteOffset());
+      throw new SoapException(x.reason().replace("malformed or refused XML",
+          "malformed envelope"), at, "envelope", e);
     }
   }
 

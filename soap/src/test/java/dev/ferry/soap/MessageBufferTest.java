@@ -198,6 +198,46 @@ class MessageBufferTest {
   }
 
   @Test
+  void theShapeCheckRefusesWhatAReaderByNameWouldTakeForTheBody() throws Exception {
+    String open = "<s:Envelope xmlns:s=\"" + S11 + "\">";
+    String two = open + "<s:Body><a/></s:Body><s:Body><b/></s:Body></s:Envelope>";
+    SoapException e = assertThrows(SoapException.class, () -> parse(two).checkShape());
+    assertMentions(e.reason(), "child 2 is {" + S11 + "}Body");
+    assertThat(e.byteOffset()).isEqualTo(two.indexOf("<s:Body><b/>"));
+    String inHeader = open + "<s:Header><h xmlns=\"urn:h\"><Body>x</Body></h></s:Header>"
+        + "<s:Body><a/></s:Body></s:Envelope>";
+    e = assertThrows(SoapException.class, () -> parse(inHeader).checkShape());
+    assertMentions(e.reason(), "called Body in the Header");
+    assertThat(e.byteOffset()).isEqualTo(inHeader.indexOf("<Body>"));
+    // the bytes Body where they do no harm: settled by a parse, accepted
+    parse(open + "<s:Header><h xmlns=\"urn:h\">Body</h></s:Header><s:Body><a><Body/>"
+        + "<!-- </s:Body> --></a></s:Body></s:Envelope>").checkShape();
+    parse(open + "<s:Body><a>no name in here</a></s:Body> </s:Envelope>").checkShape();
+    parse(open + "<s:Body/></s:Envelope>").checkShape();
+  }
+
+  @Test
+  void theBodyXmlReaderLeavesIncludesToThePackage() throws Exception {
+    String xml = "<s:Envelope xmlns:s=\"" + S11 + "\"><s:Body><m:op xmlns:m=\"urn:m\"><b/>"
+        + "</m:op></s:Body></s:Envelope>";
+    try (MessageBuffer b = SOAP.read(new java.io.ByteArrayInputStream(mtom(xml).getBytes(
+        java.nio.charset.StandardCharsets.UTF_8)), MTOM_TYPE)) {
+      XMLStreamReader r = b.toMessage().bodyXmlReader();
+      assertThat(r.getLocalName()).isEqualTo("Body");
+      StringBuilder names = new StringBuilder();
+      while (r.hasNext()) {
+        if (r.next() == XMLStreamReader.START_ELEMENT) {
+          names.append(r.getLocalName()).append(' ');
+        }
+      }
+      assertThat(names).hasToString("op b Include ");
+      // the attachment is still the package's, unread
+      assertThat(b.attachments().attachments()).singleElement()
+          .satisfies(a -> assertThat(a.bytes().utf8()).isEqualTo("bytes"));
+    }
+  }
+
+  @Test
   void theBodysOwnNameInsideItIsNotASecondBody() throws Exception {
     String open = "<s:Envelope xmlns:s=\"" + S11 + "\">";
     String[] accepted = {

@@ -62,6 +62,37 @@ class OneBodyProperties {
         .isEqualTo(read);
   }
 
+  /**
+   * The shape check accepts exactly what DOM sees as [Header] Body with no element called Body
+   * in the Header, whether the bytes settle it or a parse must.
+   */
+  @Property(tries = 600)
+  void theShapeCheckAgreesWithDom(@ForAll("shapes") Shape shape) throws Exception {
+    String xml = envelope(shape);
+    Element domBody = onlyBody(xml);
+    boolean wellShaped = domBody != null && !bodyInHeader(domBody);
+    MessageBuffer buffer;
+    try {
+      buffer = SOAP.parse(ByteString.encodeUtf8(xml));
+    } catch (SoapException e) {
+      assertThat(domBody).as(xml).isNull(); // the index refused a second Body it parsed to
+      return;
+    }
+    if (wellShaped) {
+      buffer.checkShape();
+    } else {
+      assertThatThrownBy(buffer::checkShape).as(xml).isInstanceOf(SoapException.class);
+    }
+  }
+
+  private static boolean bodyInHeader(Element body) {
+    Node header = body.getPreviousSibling();
+    while (header != null && !(header instanceof Element)) {
+      header = header.getPreviousSibling();
+    }
+    return header instanceof Element h && h.getElementsByTagNameNS("*", "Body").getLength() > 0;
+  }
+
   static String envelope(Shape s) {
     String ns = s.soap12() ? SoapVersion.SOAP_12.namespace() : SoapVersion.SOAP_11.namespace();
     String p = s.prefix().isEmpty() ? "" : s.prefix() + ":";

@@ -1,6 +1,7 @@
 package dev.ferry.bench.http;
 
 import dev.ferry.broker.Broker;
+import dev.ferry.broker.Route;
 import dev.ferry.broker.Routes;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
@@ -37,7 +38,7 @@ final class FerryEcho implements EchoStack {
     server = SoapServer.builder().codec(codec).endpoint("/echo", EchoService.dispatcher())
         .build().start();
     broker = brokered ? Broker.builder().host("127.0.0.1").port(0).codec(codec)
-        .routes(Routes.of(List.of(new Routes.Route("/echo", null, server.uri("/echo"), null))))
+        .routes(Routes.of(List.of(Route.builder("/echo").to(server.uri("/echo")).build())))
         .build().start() : null;
     client = SoapClient.builder().codec(codec).build();
     uri = brokered ? broker.uri("/echo") : server.uri("/echo");

@@ -3,6 +3,7 @@ package dev.ferry.interop.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.broker.Broker;
+import dev.ferry.broker.Route;
 import dev.ferry.broker.Routes;
 import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
@@ -85,7 +86,7 @@ class LibraryExamplesTest {
       URI quotesService = backend.uri("/quotes");
       // tag::broker[]
       Routes routes = Routes.of(List.of(
-          new Routes.Route("/quotes", null, quotesService, null)));  // path, action, to, audit
+          new Route("/quotes", null, quotesService, null)));  // path, action, to, audit
       try (Broker broker = Broker.builder().port(0).routes(routes).build().start()) {
         URI front = broker.uri("/quotes");                 // callers post here
         // end::broker[]

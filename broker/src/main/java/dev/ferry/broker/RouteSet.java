@@ -1,0 +1,87 @@
+package dev.ferry.broker;
+
+import dev.ferry.client.internal.HttpConnections;
+import dev.ferry.client.internal.NettyTls;
+import dev.ferry.client.internal.Transport;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a broker runs from one {@link Routes} table: the choice of routes and the changes
+ * made to requests ({@link Forwarding}), the routes' limits, each group's members and their
+ * health ({@link Backends}), and the connections to them. One object, built whole and never
+ * changed: an exchange takes the set current when it starts and keeps it to its end, so that a
+ * broker can swap in a new set at once (a reload) while exchanges on the old one finish, then
+ * close it.
+ */
+final class RouteSet implements AutoCloseable {
+  private final Routes routes;
+  private final Forwarding forwarding;
+  private final HttpConnections shared;
+  private final Map<BackendGroup, Backends> groups = new IdentityHashMap<>();
+  private final Map<Route, HttpConnections> own = new IdentityHashMap<>();
+  private final Map<Route, RouteLimiter> limiters = new IdentityHashMap<>();
+  private final List<HealthChecks> checks = new ArrayList<>();
+
+  RouteSet(Routes routes, String name, Transport transport, BrokerMetrics metrics) {
+    this.routes = routes;
+    this.forwarding = new Forwarding(routes, name);
+    Duration timeout = routes.timeout();
+    this.shared = new HttpConnections(transport, timeout, timeout);
+    for (Route r : routes.routes()) {
+      if (r.limits().any()) {
+        limiters.put(r, new RouteLimiter(r));
+      }
+      BackendGroup g = r.backends();
+      if (g == null) {
+        continue;
+      }
+      Backends b = groups.computeIfAbsent(g, x -> new Backends(x, metrics));
+      Duration t = g.timeout() != null ? g.timeout() : timeout;
+      if (r.policy().backendTls() != null || !t.equals(timeout)) {
+        own.put(r, r.policy().backendTls() == null ? new HttpConnections(transport, t, t)
+            : new HttpConnections(transport, t, t, NettyTls.client(r.policy().backendTls())));
+      }
+      if (g.check() != null && checks.stream().noneMatch(c -> c.backends() == b)) {
+        checks.add(new HealthChecks(b, connections(r), transport));
+      }
+    }
+    checks.forEach(HealthChecks::start);
+  }
+
+  Routes routes() {
+    return routes;
+  }
+
+  Forwarding forwarding() {
+    return forwarding;
+  }
+
+  /** The members of {@code route}'s group. */
+  Backends backends(Route route) {
+    return groups.get(route.backends());
+  }
+
+  /** Takes a share of {@code route}'s limits for {@code caller}: a permit or a refusal. */
+  RouteLimiter.Taken limit(Route route, String caller) {
+    RouteLimiter l = limiters.get(route);
+    return l == null ? RouteLimiter.NONE : l.acquire(caller);
+  }
+
+  /** The connections to {@code route}'s members. */
+  HttpConnections connections(Route route) {
+    HttpConnections c = own.get(route);
+    return c != null ? c : shared;
+  }
+
+  /** Stops the checks and closes the idle connections (those in use close with their exchanges). */
+  @Override
+  public void close() {
+    checks.forEach(HealthChecks::close);
+    shared.close();
+    own.values().forEach(HttpConnections::close);
+  }
+}
