@@ -114,6 +114,26 @@ final class Indexes {
     }
   }
 
+  /**
+   * Files {@code e} in place of {@code old}, an entry of the same key: only the postings that
+   * differ are changed (a modify of one attribute leaves the others' postings alone, and a
+   * search never misses the entry under a key it kept).
+   */
+  void replace(Store.Write w, StoredEntry old, StoredEntry e) {
+    Set<ByteString> before = keys(old);
+    Set<ByteString> after = keys(e);
+    for (ByteString k : before) {
+      if (!after.contains(k)) {
+        w.unpost(k, old.key);
+      }
+    }
+    for (ByteString k : after) {
+      if (!before.contains(k)) {
+        w.post(k, e.key);
+      }
+    }
+  }
+
   /** Every index key under which {@code e} is filed, each once. */
   Set<ByteString> keys(StoredEntry e) {
     Set<ByteString> out = new LinkedHashSet<>();
