@@ -188,6 +188,8 @@ public final class Slapd implements AutoCloseable {
         objectClass: olcOverlayConfig
         objectClass: olcSssVlvConfig
         olcOverlay: {0}sssvlv
+        olcSssVlvMax: 1000
+        olcSssVlvMaxPerConn: 64
         """.replace("DIR", dir.toString()).replace("CLIENT_DN", CLIENT_DN)
         .replace("SUFFIX", SUFFIX).replace("ADMIN", ADMIN).replace("PASSWORD", PASSWORD);
     Files.writeString(dir.resolve("config.ldif"), ldif);
