@@ -1,13 +1,7 @@
 package dev.ferry.ldap;
 
 import dev.ferry.asn1.BerException;
-import dev.ferry.asn1.BerLimits;
-import dev.ferry.asn1.BerReader;
-import dev.ferry.asn1.BerRules;
-import dev.ferry.asn1.BerWriter;
 import dev.ferry.bytes.ByteString;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Objects;
 
 /**
@@ -34,17 +28,12 @@ public record PagedResults(int size, ByteString cookie) {
 
   /** Returns the control carrying this value. */
   public Control toControl(boolean critical) {
-    try {
-      ByteString value = BerWriter.encode(w -> {
-        w.writeStartSequence();
-        w.writeInteger(size);
-        w.writeOctetString(cookie);
-        w.writeEndSequence();
-      });
-      return new Control(OID, critical, value);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ControlValues.encode(OID, critical, w -> {
+      w.writeStartSequence();
+      w.writeInteger(size);
+      w.writeOctetString(cookie);
+      w.writeEndSequence();
+    });
   }
 
   /**
@@ -54,26 +43,12 @@ public record PagedResults(int size, ByteString cookie) {
    * @throws BerException if its value is malformed (offsets count from the value's start)
    */
   public static PagedResults from(Control control) throws BerException {
-    if (!OID.equals(control.oid())) {
-      throw new IllegalArgumentException("not a paged results control: " + control.oid());
-    }
-    if (control.value() == null) {
-      throw new BerException("paged results control without a value", 0, "pagedResults");
-    }
-    try {
-      BerReader r = BerReader.of(control.value(), BerRules.LDAP, BerLimits.DEFAULTS);
+    return ControlValues.decode(control, OID, "paged results", r -> {
       r.readStartSequence();
       int size = r.readInteger();
       ByteString cookie = r.readOctetString();
       r.readEndSequence();
-      if (r.hasNextElement()) {
-        throw new BerException("bytes after the paged results value", r.byteOffset(), null);
-      }
       return new PagedResults(Math.max(size, 0), cookie);
-    } catch (BerException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new BerException(e.getMessage(), -1, "pagedResults", e);
-    }
+    });
   }
 }

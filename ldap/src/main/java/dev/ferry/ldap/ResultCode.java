@@ -61,6 +61,8 @@ public record ResultCode(int value) {
   public static final ResultCode OBJECT_CLASS_MODS_PROHIBITED =
       define(69, "objectClassModsProhibited");
   public static final ResultCode AFFECTS_MULTIPLE_DSAS = define(71, "affectsMultipleDSAs");
+  /** draft-ietf-ldapext-ldapv3-vlv: a virtual list view could not be given. */
+  public static final ResultCode VIRTUAL_LIST_VIEW_ERROR = define(76, "virtualListViewError");
   public static final ResultCode OTHER = define(80, "other");
   /** Client side (C API): the connection to the server was lost or closed. */
   public static final ResultCode SERVER_DOWN = define(81, "serverDown");

@@ -12,8 +12,8 @@ import java.util.stream.Stream;
 /**
  * OpenLDAP's slapd for the LDAP server benchmarks, configured in a temp folder: back-mdb with
  * the benchmark's data loaded by {@code slapadd}, core and the benchmark schema, 16 threads, no
- * size limit, anonymous read. Needs Debian's {@code slapd} package ({@code apt-get install
- * slapd ldap-utils}); it is stopped by its own pid.
+ * size limit, anonymous read of all but passwords (which bind only). Needs Debian's {@code
+ * slapd} package ({@code apt-get install slapd ldap-utils}); it is stopped by its own pid.
  */
 final class BenchSlapd implements AutoCloseable {
   private static final Path SLAPD = Path.of("/usr/sbin/slapd");
@@ -101,6 +101,7 @@ final class BenchSlapd implements AutoCloseable {
         olcRootPW: PASSWORD
         olcDbDirectory: DIR/data
         olcDbMaxSize: 4294967296
+        olcAccess: to attrs=userPassword by anonymous auth by * none
         olcAccess: to * by * read
         """.replace("DIR", dir.toString()).replace("SUFFIX", SearchShapes.SUFFIX)
         .replace("ADMIN", SearchShapes.ADMIN).replace("PASSWORD", SearchShapes.PASSWORD);

@@ -24,8 +24,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * An LDAP server of the benchmark in a process of its own, so that its CPU time is its own and
  * it shares neither heap nor threads with the client: slapd ({@link BenchSlapd}), or a JVM
- * running Ferry's {@link LdapServer}, UnboundID's {@code InMemoryDirectoryServer} (no schema, as
- * Ferry's runs without one) or the {@link FloorServer}, all on the same LDIF. A JVM child is
+ * running Ferry's {@link LdapServer} (in memory, or {@code ferry-durable}: in LMDB in the
+ * temp folder, every change committed to disk as slapd's back-mdb commits it), UnboundID's
+ * {@code InMemoryDirectoryServer} (no schema, as Ferry's runs without one) or the {@link
+ * FloorServer}, all on the same LDIF. A JVM child is
  * this class's {@link #main} on the benchmark's class path, with the JVM options of the system
  * property {@code ferry.bench.serverJvmOptions} (default {@code -Xms1g -Xmx1g}); it prints its
  * port, answers {@code allocated} on its standard input with the bytes its threads allocated,
@@ -33,7 +35,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class LdapServerProcess implements AutoCloseable {
   /** The servers, by the name the benchmarks' parameters use. */
-  static final List<String> KINDS = List.of("ferry", "slapd", "unboundid", "floor");
+  static final List<String> KINDS = List.of("ferry", "ferry-durable", "slapd", "unboundid",
+      "floor");
+  /** What lmdbjava needs of the JVM (Ferry's durable store). */
+  private static final List<String> LMDB_OPTIONS = List.of("--add-opens",
+      "java.base/java.nio=ALL-UNNAMED", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",
+      "--enable-native-access=ALL-UNNAMED");
 
   private final String kind;
   private final Process jvm; // null for slapd
@@ -70,6 +77,7 @@ final class LdapServerProcess implements AutoCloseable {
     List<String> command = new ArrayList<>(List.of(java));
     command.addAll(List.of(System.getProperty("ferry.bench.serverJvmOptions",
         "-Xms1g -Xmx1g").strip().split("\\s+")));
+    command.addAll(LMDB_OPTIONS);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"),
         LdapServerProcess.class.getName(), kind, ldif.toString()));
     Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
@@ -127,12 +135,16 @@ final class LdapServerProcess implements AutoCloseable {
     PrintStream out = System.out;
     Path ldif = Path.of(args[1]);
     switch (args[0]) {
-      case "ferry" -> {
-        try (LdapServer s = LdapServer.builder().suffix(SearchShapes.SUFFIX)
+      case "ferry", "ferry-durable" -> {
+        LdapServer.Builder b = LdapServer.builder().suffix(SearchShapes.SUFFIX)
             .rootDn(SearchShapes.ADMIN, SearchShapes.PASSWORD).ldif(ldif)
             .index("objectClass", IndexType.EQUALITY).index("uid", IndexType.EQUALITY)
             .index("mail", IndexType.EQUALITY).index("cn", IndexType.SUBSTRING)
-            .limits(LdapServerLimits.builder().maxConnections(64).build()).start()) {
+            .limits(LdapServerLimits.builder().maxConnections(64).build());
+        if (args[0].equals("ferry-durable")) {
+          b.storage(ldif.resolveSibling("ferry-store")); // the LDIF is loaded into it first
+        }
+        try (LdapServer s = b.start()) {
           serve(out, s.port());
         }
       }

@@ -5,16 +5,22 @@ import dev.ferry.ldap.LdifRecord;
 import dev.ferry.ldap.LdifWriter;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Random;
 
 /**
  * The directory of the indexed-search benchmarks: shape {@code people-N} is the suffix, {@code
  * ou=people} and N inetOrgPerson entries {@code uid=user<i>} (about 300 bytes each: cn, sn,
- * mail, a phone number, a description of random words), served by every server with the same
- * indexes: uid and mail equality, cn substrings, objectClass equality.
+ * mail, a phone number, a description of random words, and a password hashed as {@code {SSHA}},
+ * which slapd, Ferry's server and UnboundID's all check and none returns to a search), served by
+ * every server with the same indexes: uid and mail equality, cn substrings, objectClass equality.
  */
 final class PeopleShapes {
   static final String PREFIX = "people-";
@@ -35,6 +41,28 @@ final class PeopleShapes {
     return Integer.parseInt(shape.substring(PREFIX.length()));
   }
 
+  /** The password of entry {@code uid=user<i>}. */
+  static String password(int i) {
+    return "secret-" + i;
+  }
+
+  /** RFC 2307's salted SHA-1 form, as slappasswd writes it: SHA-1(password, salt), salt. */
+  private static String ssha(String password, Random r) {
+    byte[] salt = new byte[8];
+    r.nextBytes(salt);
+    try {
+      MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+      sha1.update(password.getBytes(StandardCharsets.UTF_8));
+      sha1.update(salt);
+      byte[] digest = sha1.digest();
+      byte[] value = Arrays.copyOf(digest, digest.length + salt.length);
+      System.arraycopy(salt, 0, value, digest.length, salt.length);
+      return "{SSHA}" + Base64.getEncoder().encodeToString(value);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-1", e);
+    }
+  }
+
   static Path ldif(String shape, Path dir) throws IOException {
     int n = count(shape);
     Random r = new Random(7);
@@ -52,7 +80,8 @@ final class PeopleShapes {
             Attribute.of("mail", "user" + i + "@example.com"),
             Attribute.of("telephoneNumber", "+1 555 " + (1000000 + r.nextInt(8999999))),
             Attribute.of("description", WORDS[r.nextInt(WORDS.length)] + " and "
-                + WORDS[r.nextInt(WORDS.length)]))));
+                + WORDS[r.nextInt(WORDS.length)]),
+            Attribute.of("userPassword", ssha(password(i), r)))));
       }
     }
     return file;

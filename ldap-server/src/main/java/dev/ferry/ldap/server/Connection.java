@@ -11,6 +11,8 @@ import dev.ferry.ldap.LdapCodec;
 import dev.ferry.ldap.LdapMessage;
 import dev.ferry.ldap.LdapResult;
 import dev.ferry.ldap.PagedResults;
+import dev.ferry.ldap.SortControl;
+import dev.ferry.ldap.VirtualListView;
 import dev.ferry.ldap.ProtocolOp;
 import dev.ferry.ldap.ProtocolOp.ExtendedResponse;
 import dev.ferry.ldap.ProtocolOp.SearchRequest;
@@ -510,6 +512,9 @@ final class Connection {
   /** Where a paged search stopped, kept between its requests. */
   static final class PagedState {
     String lastKey;
+    /** A sorted search's entries, and where the next page starts among them. */
+    List<String> sorted;
+    int position;
     int returned;
     boolean done;
     ByteString cookie;
@@ -552,7 +557,9 @@ final class Connection {
     }
   }
 
-  static boolean isPaged(Control c) {
-    return PagedResults.OID.equals(c.oid());
+  /** True for the controls a search knows: paged results, sort and virtual list view. */
+  static boolean isSearchControl(Control c) {
+    return PagedResults.OID.equals(c.oid()) || SortControl.OID.equals(c.oid())
+        || VirtualListView.OID.equals(c.oid());
   }
 }

@@ -17,8 +17,10 @@ import java.util.function.Predicate;
  * their indexes. Both live in a {@link Store}.
  *
  * <p>Every operation reads through a {@link View} ({@link #read}), and changes through a
- * {@link Change} ({@link #change}): one at a time, under {@link #writeLock}, checked and applied
- * together and committed whole, durably in a durable store. Entries a view returns are valid
+ * {@link Change}: one at a time, under {@link #writeLock}, checked and applied together and
+ * committed whole, durably in a durable store. A client's update goes through {@link #update},
+ * which commits the updates of clients that write at once together ({@link GroupCommit}); a
+ * bulk change (an import) takes a {@link #change} of its own. Entries a view returns are valid
  * until it is closed.
  */
 final class Directory implements AutoCloseable {
@@ -29,6 +31,7 @@ final class Directory implements AutoCloseable {
   final ReentrantLock writeLock = new ReentrantLock();
   private final Store store;
   private final List<String> suffixKeys;
+  private final GroupCommit commits = new GroupCommit(this);
 
   Directory(Schema schema, List<Dn> suffixes) {
     this(schema, suffixes, new Indexes(schema, Map.of()), new MemoryStore());
@@ -50,15 +53,36 @@ final class Directory implements AutoCloseable {
     return store instanceof LmdbStore;
   }
 
+  /** The store the entries live in. */
+  Store store() {
+    return store;
+  }
+
   View read() {
     return new View(store.read());
+  }
+
+  /** An update of the directory: checks what it needs and changes it, or throws. */
+  interface Update {
+    void apply(Change c) throws OperationException;
+  }
+
+  /**
+   * Applies {@code update} as one change, committed (durably, in a durable store) before this
+   * returns, maybe in one commit with other clients' updates.
+   *
+   * @throws OperationException as the update threw it; nothing of it was kept
+   * @throws StoreException if the store refused the change or failed
+   */
+  void update(Update update) throws OperationException {
+    commits.apply(update);
   }
 
   /** Begins a change: takes the write lock, which {@link Change#close} gives back. */
   Change change() {
     writeLock.lock();
     try {
-      return new Change(store.write());
+      return new Change(store.write(), true);
     } catch (RuntimeException e) {
       writeLock.unlock();
       throw e;
@@ -273,20 +297,29 @@ final class Directory implements AutoCloseable {
   /** One change: reads see it; it is kept only if committed. */
   final class Change extends View {
     private final Store.Write write;
+    /** True if {@link #close} gives the write lock back (false for a nested change). */
+    private final boolean locked;
 
-    private Change(Store.Write write) {
+    private Change(Store.Write write, boolean locked) {
       super(write);
       this.write = write;
+      this.locked = locked;
+    }
+
+    /** Begins a change inside this one ({@link Store.Write#nested}); this one waits for it. */
+    Change nested() {
+      return new Change(write.nested(), false);
     }
 
     /** Puts an entry (held in memory) and its postings, replacing one of its key. */
     void put(StoredEntry e) {
       StoredEntry old = write.get(e.key);
-      if (old != null) {
-        indexes.remove(write, old);
-      }
       write.put(e);
-      indexes.add(write, e);
+      if (old != null) {
+        indexes.replace(write, old, e);
+      } else {
+        indexes.add(write, e);
+      }
     }
 
     void remove(String key) {
@@ -315,7 +348,9 @@ final class Directory implements AutoCloseable {
       try {
         write.close();
       } finally {
-        writeLock.unlock();
+        if (locked) {
+          writeLock.unlock();
+        }
       }
     }
   }

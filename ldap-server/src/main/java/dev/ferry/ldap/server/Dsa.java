@@ -4,6 +4,8 @@ import dev.ferry.bytes.ByteString;
 import dev.ferry.ldap.Attribute;
 import dev.ferry.ldap.Dn;
 import dev.ferry.ldap.PagedResults;
+import dev.ferry.ldap.SortControl;
+import dev.ferry.ldap.VirtualListView;
 import dev.ferry.ldap.ProtocolOp.ExtendedRequest;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
@@ -103,7 +105,7 @@ final class Dsa {
     }
     ops.add(spec("subschemaSubentry", EntryFactory.SUBSCHEMA_DN));
     ops.add(spec("supportedLDAPVersion", "3"));
-    ops.add(spec("supportedControl", PagedResults.OID));
+    ops.add(spec("supportedControl", PagedResults.OID, SortControl.OID, VirtualListView.OID));
     if (tls != null) {
       extensions.add(ExtendedRequest.START_TLS);
       ops.add(spec("supportedSASLMechanisms", "EXTERNAL"));

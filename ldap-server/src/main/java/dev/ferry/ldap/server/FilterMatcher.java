@@ -75,7 +75,7 @@ final class FilterMatcher {
         yield r == UNDEFINED ? UNDEFINED : 1 - r;
       }
       case Filter.Equality eq -> equality(eq.attribute(), eq.value(), e);
-      case Filter.Approx ap -> equality(ap.attribute(), ap.value(), e);
+      case Filter.Approx ap -> approx(ap.attribute(), ap.value(), e);
       case Filter.Present p -> present(p.attribute(), e);
       case Filter.Substrings s -> substrings(s, e);
       case Filter.GreaterOrEqual ge -> ordering(ge.attribute(), ge.value(), e, true);
@@ -159,6 +159,34 @@ final class FilterMatcher {
       for (int i = 0; i < values.length; i++) {
         Object k = sameRule ? a.key(i) : rule.key(values[i], schema);
         if (key.equals(k) || (objectClass && isSubclass(k, key))) {
+          return TRUE;
+        }
+      }
+    }
+    return FALSE;
+  }
+
+  /**
+   * An approximate item: by sound on the values of types that have slapd's approximate rule
+   * ({@link Approximate}), as equality on the others.
+   */
+  private int approx(String description, ByteString value, StoredEntry e) {
+    AttributeType t = type(description);
+    if (t == null || !Approximate.isPhonetic(t.equality)) {
+      return equality(description, value, e);
+    }
+    if (value.isEmpty()) {
+      return UNDEFINED; // not a directory string, as slapd's approximate rule reads it
+    }
+    String[] codes = Approximate.assertionCodes(value.utf8());
+    String options = StoredAttribute.options(description);
+    for (int j = 0; j < e.attributeCount(); j++) {
+      StoredAttribute a = candidate(e, j, t, options);
+      if (a == null) {
+        continue;
+      }
+      for (ByteString v : a.values()) {
+        if (Approximate.matches(v.utf8(), codes)) {
           return TRUE;
         }
       }
@@ -280,8 +308,8 @@ final class FilterMatcher {
       return UNDEFINED;
     }
     MatchingRule rule = x.matchingRule() != null ? MatchingRules.get(x.matchingRule())
-        : t == null ? null : t.equality;
-    if (rule == null) {
+        : t == null || !MatchingRuleUse.isExtensible(t.equality) ? null : t.equality;
+    if (rule == null || (t != null && !MatchingRuleUse.appliesTo(rule, t))) {
       return UNDEFINED;
     }
     Object key = rule.key(x.value(), schema);
@@ -290,11 +318,12 @@ final class FilterMatcher {
     }
     for (int j = 0; j < e.attributeCount(); j++) {
       AttributeType type = e.type(j);
-      if ((t != null && !type.isA(t)) || (type.secret && !secrets)) {
+      if ((t != null ? !type.isA(t) : !MatchingRuleUse.appliesTo(rule, type))
+          || (type.secret && !secrets)) {
         continue;
       }
       for (ByteString v : e.attribute(j).values()) {
-        if (key.equals(rule.key(v, schema))) {
+        if (extensibleMatch(rule, rule.key(v, schema), key)) {
           return TRUE;
         }
       }
@@ -305,11 +334,23 @@ final class FilterMatcher {
     return FALSE;
   }
 
+  /**
+   * True if a value (its key under the rule) matches an extensible item's assertion: equal
+   * under an equality rule; less than it under an ordering rule (X.501, as slapd does it).
+   */
+  private static boolean extensibleMatch(MatchingRule rule, Object valueKey, Object key) {
+    if (valueKey == null) {
+      return false;
+    }
+    return rule.isOrdering() ? rule.compare(valueKey, key) < 0 : key.equals(valueKey);
+  }
+
   private boolean dnMatches(Dn dn, AttributeType t, MatchingRule rule, Object key) {
     for (Dn.Rdn rdn : dn.rdns()) {
       for (Dn.Ava ava : rdn.avas()) {
-        if ((t == null || schema.type(ava.type()).isA(t))
-            && key.equals(rule.key(ava.value(), schema))) {
+        AttributeType type = schema.type(ava.type());
+        if ((t == null ? MatchingRuleUse.appliesTo(rule, type) : type.isA(t))
+            && extensibleMatch(rule, rule.key(ava.value(), schema), key)) {
           return true;
         }
       }

@@ -5,7 +5,10 @@ package dev.ferry.ldap.server;
  * {@code olcDbIndex} names them: {@code eq}, {@code pres}, {@code sub} and ordering.
  */
 public enum IndexType {
-  /** Equality items ({@code (uid=bjensen)}), and approximate ones, by the equality rule. */
+  /**
+   * Equality items ({@code (uid=bjensen)}), and approximate ones on types that have no
+   * approximate rule of their own (those that match by sound are not narrowed).
+   */
   EQUALITY,
   /** Presence items ({@code (mail=*)}). */
   PRESENCE,

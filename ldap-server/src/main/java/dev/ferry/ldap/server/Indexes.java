@@ -114,6 +114,26 @@ final class Indexes {
     }
   }
 
+  /**
+   * Files {@code e} in place of {@code old}, an entry of the same key: only the postings that
+   * differ are changed (a modify of one attribute leaves the others' postings alone, and a
+   * search never misses the entry under a key it kept).
+   */
+  void replace(Store.Write w, StoredEntry old, StoredEntry e) {
+    Set<ByteString> before = keys(old);
+    Set<ByteString> after = keys(e);
+    for (ByteString k : before) {
+      if (!after.contains(k)) {
+        w.unpost(k, old.key);
+      }
+    }
+    for (ByteString k : after) {
+      if (!before.contains(k)) {
+        w.post(k, e.key);
+      }
+    }
+  }
+
   /** Every index key under which {@code e} is filed, each once. */
   Set<ByteString> keys(StoredEntry e) {
     Set<ByteString> out = new LinkedHashSet<>();
@@ -205,7 +225,7 @@ final class Indexes {
       case Filter.And and -> and(r, and.filters(), maxGathered);
       case Filter.Or or -> or(r, or.filters(), maxGathered);
       case Filter.Equality eq -> equality(r, eq.attribute(), eq.value());
-      case Filter.Approx ap -> equality(r, ap.attribute(), ap.value());
+      case Filter.Approx ap -> approx(r, ap);
       case Filter.Present p -> present(r, p.attribute());
       case Filter.Substrings s -> substrings(r, s);
       case Filter.GreaterOrEqual ge -> range(r, ge.attribute(), ge.value(), true, maxGathered);
@@ -259,6 +279,20 @@ final class Indexes {
     Object k = x.type.equality.key(value, schema);
     return k == null ? Candidates.NONE // Undefined: no match
         : Candidates.of(r, IndexKeys.of(x.equality, k));
+  }
+
+  /**
+   * An approximate item: by the equality index for types that match approximately as for
+   * equality; never narrowed for those that match by sound ({@link Approximate}), since words
+   * that sound alike have no equality key in common.
+   */
+  private Candidates approx(Store.Read r, Filter.Approx ap) {
+    AttributeType t = schema.definedType(StoredAttribute.typeName(ap.attribute()));
+    if (t == null) {
+      t = schema.type(StoredAttribute.typeName(ap.attribute()));
+    }
+    return Approximate.isPhonetic(t.equality) ? null
+        : equality(r, ap.attribute(), ap.value());
   }
 
   private Candidates present(Store.Read r, String attribute) {

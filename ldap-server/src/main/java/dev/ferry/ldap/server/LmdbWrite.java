@@ -9,14 +9,34 @@ import org.lmdbjava.LmdbException;
 
 /**
  * A change of an {@link LmdbStore}: LMDB's one write transaction, whose commit returns once
- * the change is on disk. Entries it returns are held in memory of their own (a change may free
- * the pages it read), and new attribute types get their ids saved in the same transaction.
+ * the change is on disk, or a transaction nested in one ({@link #nested}), whose commit merges
+ * it into its parent without touching the disk. Entries it returns are held in memory of their
+ * own (a change may free the pages it read), and new attribute types get their ids saved in the
+ * same transaction.
  */
 final class LmdbWrite extends LmdbRead implements Store.Write {
+  /** The change this one is nested in, or null for the outermost. */
+  private final LmdbWrite parent;
   private final List<Integer> savedIds = new ArrayList<>();
 
   LmdbWrite(LmdbStore store) {
     super(store, store.env.txnWrite());
+    this.parent = null;
+  }
+
+  private LmdbWrite(LmdbWrite parent) {
+    super(parent.store, parent.store.env.txn(parent.txn));
+    this.parent = parent;
+  }
+
+  @Override
+  public Store.Write nested() {
+    closeCursors(); // LMDB: a parent's cursors are not used while a child is open
+    try {
+      return new LmdbWrite(this);
+    } catch (LmdbException x) {
+      throw LmdbStore.failure(x);
+    }
   }
 
   @Override
@@ -32,7 +52,7 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
     int[] ids = new int[n];
     for (int i = 0; i < n; i++) {
       ids[i] = store.typeId(e.type(i));
-      if (store.unsaved.contains(ids[i]) && !savedIds.contains(ids[i])) {
+      if (store.unsaved.contains(ids[i]) && !saves(ids[i])) {
         putText("type/" + ids[i], e.type(i).oid);
         savedIds.add(ids[i]);
       }
@@ -103,6 +123,11 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
     }
   }
 
+  /** True if this change or one it is nested in saves the type id {@code id}. */
+  private boolean saves(int id) {
+    return savedIds.contains(id) || (parent != null && parent.saves(id));
+  }
+
   @Override
   public void commit() {
     closeCursors();
@@ -111,6 +136,10 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
     } catch (LmdbException x) {
       throw LmdbStore.failure(x);
     }
-    store.unsaved.removeAll(savedIds);
+    if (parent != null) {
+      parent.savedIds.addAll(savedIds); // saved once the outermost change commits
+    } else {
+      store.unsaved.removeAll(savedIds);
+    }
   }
 }

@@ -47,6 +47,12 @@ abstract class MatchingRule {
     return c >= 0xE000 ? c - 0x800 : c >= 0xD800 ? c + 0x2000 : c;
   }
 
+  /** True if this is an ordering rule: in an extensible item it matches values less than the
+   * assertion (X.501 section 12.3). */
+  boolean isOrdering() {
+    return name.endsWith("OrderingMatch");
+  }
+
   /** Returns true if this rule matches substrings (its keys are prepared text). */
   boolean isSubstringRule() {
     return false;

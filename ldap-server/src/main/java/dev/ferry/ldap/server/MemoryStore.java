@@ -129,6 +129,12 @@ final class MemoryStore implements Store {
       postings.clear();
     }
 
+    /** The maps as they are too: an update that fails has changed nothing (see above). */
+    @Override
+    public Write nested() {
+      return this;
+    }
+
     @Override
     public void commit() {}
 

@@ -46,7 +46,8 @@ final class Operations {
   /** Returns unavailableCriticalExtension for a critical control this server does not know. */
   LdapResult checkControls(List<Control> controls, boolean search) {
     for (Control c : controls) {
-      boolean known = (search && Connection.isPaged(c)) || Control.MANAGE_DSA_IT.equals(c.oid());
+      boolean known = (search && Connection.isSearchControl(c))
+          || Control.MANAGE_DSA_IT.equals(c.oid());
       if (c.critical() && !known) {
         return LdapResult.of(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION, "critical control "
             + c.oid() + " is not supported");

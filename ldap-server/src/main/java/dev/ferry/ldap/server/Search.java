@@ -9,7 +9,10 @@ import dev.ferry.ldap.PagedResults;
 import dev.ferry.ldap.ProtocolOp.SearchRequest;
 import dev.ferry.ldap.ResultCode;
 import dev.ferry.ldap.SearchScope;
+import dev.ferry.ldap.SortControl;
+import dev.ferry.ldap.VirtualListView;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +21,8 @@ import java.util.concurrent.TimeUnit;
  * One search request (RFC 4511 section 4.5): finds the base, walks its scope in key order,
  * writes each entry the filter and the access rules let through, and ends with the result, under
  * the size and time limits and, with the paged results control (RFC 2696), one page at a time.
+ * With the sort control (RFC 2891) the entries are gathered and sorted first ({@link Sorting}),
+ * then written whole, a page at a time, or as the window a virtual list view asks for.
  */
 final class Search {
   /** Filter elements evaluated between looks at the clock, about. */
@@ -31,7 +36,7 @@ final class Search {
   private final List<Control> controls;
   private volatile boolean abandoned;
 
-  private Directory.View view; // while the search runs
+  private Directory.View store; // while the search runs
   private Selection selection;
   private FilterMatcher matcher;
   private long deadline;
@@ -45,6 +50,9 @@ final class Search {
   private String lastKey;
   private boolean pageFull;
   private LdapResult outcome;
+  private Sorting sorting; // with the sort control
+  private VirtualListView listView; // with the virtual list view control
+  private VirtualListView.Result viewResult;
 
   Search(Dsa dsa, Connection connection, int id, SearchRequest request, List<Control> controls) {
     this.dsa = dsa;
@@ -71,14 +79,28 @@ final class Search {
   /** Runs the search and sends its result, unless it was abandoned; returns it, or null. */
   LdapResult run() throws IOException {
     LdapResult result;
-    List<Control> response = List.of();
+    List<Control> response = new ArrayList<>();
     Paging paging = null;
     try {
       paging = paging();
-      result = execute(paging);
-      if (paging != null) {
-        response = List.of(paging.responseControl(connection, lastKey, pageFull
-            && outcome == null));
+      sortControls(paging);
+      if (listView != null && sorting == null) {
+        response.add(new VirtualListView.Result(0, 0, VirtualListView.SORT_CONTROL_MISSING,
+            null).toControl());
+        result = LdapResult.of(ResultCode.VIRTUAL_LIST_VIEW_ERROR, "Sort control is required"
+            + " with VLV");
+      } else {
+        result = execute(paging);
+        if (sorting != null) {
+          response.add(new SortControl.Result(result.resultCode(), null).toControl());
+        }
+        if (viewResult != null) {
+          response.add(viewResult.toControl());
+        }
+        if (paging != null) {
+          response.add(paging.responseControl(connection, lastKey, pageFull
+              && outcome == null));
+        }
       }
     } catch (OperationException e) {
       result = e.result;
@@ -106,12 +128,35 @@ final class Search {
     return null;
   }
 
+  /**
+   * Reads the sort and virtual list view controls, as slapd's sssvlv does: a sort key's errors
+   * first, then too many keys, then a view asked for with paging.
+   */
+  private void sortControls(Paging paging) throws OperationException {
+    for (Control c : controls) {
+      try {
+        if (SortControl.OID.equals(c.oid())) {
+          sorting = Sorting.of(SortControl.from(c), dsa.schema);
+        } else if (VirtualListView.OID.equals(c.oid())) {
+          listView = VirtualListView.from(c);
+        }
+      } catch (BerException e) {
+        throw new OperationException(ResultCode.PROTOCOL_ERROR, c.oid() + " control: "
+            + e.getMessage());
+      }
+    }
+    if (sorting != null && listView != null && paging != null) {
+      throw new OperationException(ResultCode.UNWILLING_TO_PERFORM, "VLV incompatible with"
+          + " PagedResults");
+    }
+  }
+
   private LdapResult execute(Paging paging) throws OperationException, IOException {
     try (Directory.View v = dsa.directory.read()) {
-      view = v;
+      store = v;
       return execute(v, paging);
     } finally {
-      view = null;
+      store = null;
     }
   }
 
@@ -141,7 +186,11 @@ final class Search {
       pageSize = paging.size;
       lastKey = paging.state.lastKey;
     }
-    walk(paging);
+    if (sorting == null) {
+      walk(paging);
+    } else {
+      sorted(paging);
+    }
     if (paging != null) {
       paging.state.returned += returned;
     }
@@ -164,9 +213,9 @@ final class Search {
         }
         return;
       }
-      StoredEntry e = view.get(baseKey);
+      StoredEntry e = store.get(baseKey);
       if (e == null || !connection.canSee(e)) {
-        throw view.noSuchObject(Updates.parseDn(base), connection::canSee);
+        throw store.noSuchObject(Updates.parseDn(base), connection::canSee);
       }
     }
     String after = paging != null ? paging.state.lastKey : null;
@@ -180,13 +229,56 @@ final class Search {
       }
     };
     Candidates candidates = scope == SearchScope.BASE_OBJECT ? null
-        : view.plan(request.filter(), maxExamined);
-    if (candidates == null || !view.scan(baseKey, scope, after, candidates, visitor)) {
+        : store.plan(request.filter(), maxExamined);
+    if (candidates == null || !store.scan(baseKey, scope, after, candidates, visitor)) {
       unindexed(scope);
-      view.scan(baseKey, scope, after, visitor);
+      store.scan(baseKey, scope, after, visitor);
     }
     if (failure[0] != null) {
       throw failure[0];
+    }
+  }
+
+  /**
+   * A sorted search: gathers and sorts the matching entries (or takes those a paged search
+   * sorted before), then writes a page, the view's window, or all of them.
+   */
+  private void sorted(Paging paging) throws OperationException, IOException {
+    List<String> keys;
+    int from;
+    int to;
+    if (paging != null && paging.state.sorted != null) {
+      keys = paging.state.sorted;
+      from = paging.state.position;
+      to = Math.min(keys.size(), from + pageSize);
+    } else {
+      walk(paging);
+      if (outcome != null) {
+        return; // a limit ended the search before anything was sorted
+      }
+      keys = sorting.sorted();
+      from = 0;
+      to = paging != null ? Math.min(keys.size(), pageSize) : keys.size();
+      if (listView != null) {
+        Sorting.Window w = sorting.window(listView);
+        viewResult = w.result();
+        if (viewResult.result() != 0) {
+          outcome = LdapResult.of(ResultCode.VIRTUAL_LIST_VIEW_ERROR, "virtual list view: "
+              + (viewResult.result() == VirtualListView.OFFSET_RANGE_ERROR
+              ? "offset past the list" : "the target value cannot be read"));
+          return;
+        }
+        from = w.from();
+        to = w.to();
+      }
+    }
+    for (int i = from; i < to && write(store.get(keys.get(i))); i++) {
+      // write stops at the size limit or an abandon
+    }
+    if (paging != null) {
+      paging.state.sorted = keys;
+      paging.state.position = to;
+      pageFull = to < keys.size();
     }
   }
 
@@ -212,11 +304,25 @@ final class Search {
     if (!matcher.matches(request.filter(), e, secrets)) {
       return true;
     }
+    if (sorting != null) {
+      sorting.add(e);
+      return true;
+    }
+    return write(e, secrets);
+  }
+
+  /** Writes a sorted entry (null if it is gone); returns false to stop. */
+  private boolean write(StoredEntry e) throws IOException {
+    return e == null || (!abandoned && write(e, connection.canSeeSecrets(e)));
+  }
+
+  /** Writes an entry within the size limit; returns false to stop. */
+  private boolean write(StoredEntry e, boolean secrets) throws IOException {
     if (returned >= sizeLimit) {
       outcome = LdapResult.of(ResultCode.SIZE_LIMIT_EXCEEDED, "size limit exceeded");
       return false;
     }
-    boolean children = selection.hasSubordinates && view.hasChildren(e);
+    boolean children = selection.hasSubordinates && store.hasChildren(e);
     connection.writeEntry(id, e, selection, request.typesOnly(), children, secrets);
     returned++;
     lastKey = e.key;

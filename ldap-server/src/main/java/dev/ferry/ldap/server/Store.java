@@ -13,7 +13,8 @@ import java.util.Iterator;
  * (a durable store) or as it is (in memory, where each entry is seen before or after a change to
  * it); entries it returns are valid until it is closed. Changes go through a {@link Write}, one
  * at a time, and are seen by reads begun after {@link Write#commit}, which returns once the
- * change is durable.
+ * change is durable. A write holds {@link Write#nested} changes, so that the changes of many
+ * clients are committed together and each can still fail alone ({@link GroupCommit}).
  */
 interface Store extends AutoCloseable {
   Read read();
@@ -71,7 +72,17 @@ interface Store extends AutoCloseable {
     /** Removes every posting (the indexes are then made again). */
     void clearPostings();
 
-    /** Makes the change visible and, in a durable store, durable before it returns. */
+    /**
+     * Begins a change inside this one, which it reads through: its commit makes it part of
+     * this change (visible and durable with this one's commit), and its close without a commit
+     * drops what it did and nothing else. This change is not used until it is closed.
+     */
+    Write nested();
+
+    /**
+     * Makes the change visible and, in a durable store, durable before it returns; a nested
+     * change becomes part of the change it is in.
+     */
     void commit();
 
     /** Ends the change; without a commit, nothing of it is kept. */

@@ -15,7 +15,8 @@ import java.util.function.Predicate;
 /**
  * The update operations (RFC 4511 sections 4.6 to 4.10) and compare, with the result codes
  * RFC 4511 and slapd give. Each update checks everything before it changes anything, under the
- * directory's write lock, so that it applies whole or not at all.
+ * directory's write lock, so that it applies whole or not at all; a client's update is committed
+ * before its method returns ({@link Directory#update}).
  *
  * <p>Each takes what the caller may see: an entry it may not see is missing to it, so the
  * answers (result code, matched DN, message) for a hidden and for a missing entry are alike.
@@ -46,10 +47,7 @@ final class Updates {
   /** Adds an entry; {@code imported} entries (loaded at start) keep operational attributes. */
   void add(String dnText, List<Attribute> attributes, String by, boolean imported,
       Predicate<StoredEntry> visible) throws OperationException {
-    try (Directory.Change c = directory.change()) {
-      add(c, dnText, attributes, by, imported, visible);
-      c.commit();
-    }
+    directory.update(c -> add(c, dnText, attributes, by, imported, visible));
   }
 
   /** Adds an entry as part of a change (an import adds many in one). */
@@ -86,10 +84,7 @@ final class Updates {
   }
 
   void delete(String dnText, Predicate<StoredEntry> visible) throws OperationException {
-    try (Directory.Change c = directory.change()) {
-      delete(c, dnText, visible);
-      c.commit();
-    }
+    directory.update(c -> delete(c, dnText, visible));
   }
 
   void delete(Directory.Change c, String dnText, Predicate<StoredEntry> visible)
@@ -104,10 +99,7 @@ final class Updates {
 
   void modify(String dnText, List<Modification> changes, String by,
       Predicate<StoredEntry> visible) throws OperationException {
-    try (Directory.Change c = directory.change()) {
-      modify(c, dnText, changes, by, visible);
-      c.commit();
-    }
+    directory.update(c -> modify(c, dnText, changes, by, visible));
   }
 
   void modify(Directory.Change c, String dnText, List<Modification> changes, String by,
@@ -258,10 +250,8 @@ final class Updates {
 
   void modifyDn(String dnText, String newRdnText, boolean deleteOldRdn, String newSuperior,
       String by, Predicate<StoredEntry> visible) throws OperationException {
-    try (Directory.Change c = directory.change()) {
-      modifyDn(c, dnText, newRdnText, deleteOldRdn, newSuperior, by, visible);
-      c.commit();
-    }
+    directory.update(c -> modifyDn(c, dnText, newRdnText, deleteOldRdn, newSuperior, by,
+        visible));
   }
 
   void modifyDn(Directory.Change c, String dnText, String newRdnText, boolean deleteOldRdn,

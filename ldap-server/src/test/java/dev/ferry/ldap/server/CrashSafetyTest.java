@@ -68,6 +68,8 @@ class CrashSafetyTest {
           Thread.sleep(5);
         }
         assertTrue(server.isAlive(), "the server died before it was killed: " + log(round));
+        assertTrue(acks.get() >= target, "round " + round + ": " + (acks.get() - target
+            + WRITES) + " of " + WRITES + " writes acknowledged within 120 s");
         server.destroyForcibly(); // SIGKILL: nothing runs after it in the server
         assertTrue(server.waitFor(30, TimeUnit.SECONDS));
         for (Thread t : clients) {

@@ -9,6 +9,7 @@ import dev.ferry.ldap.Modification;
 import dev.ferry.ldap.ProtocolOp;
 import dev.ferry.ldap.ProtocolOp.SearchRequest;
 import dev.ferry.ldap.SearchScope;
+import dev.ferry.ldap.SortControl;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,6 +33,10 @@ final class DirectoryGenerator {
       "O'Brien", "Nakamura", "Okafor", "Silva"};
   private static final String[] WORDS = {"sailing", "chess", "coffee", "Java", "LDAP", "music",
       "running", "tea"};
+  /** Names as they might be misheard: approximate items should find some of them. */
+  private static final String[] SOUNDS = {"Jon", "Jayne", "Smyth", "Jensan", "Muller", "Garsia",
+      "Nakamora", "Zoe", "Emil", "Petr", "Chenn", "Silvah", "O'Bryan", "Barbera", "Dough", "Kym",
+      "Olgha", "Mohamed", "Okafour", "Knight", "Phil", "Xavier", "Thompson", "Schmidt"};
   private static final String[] CLASSES = {"person", "inetOrgPerson", "posixAccount",
       "organizationalPerson", "groupOfNames", "posixGroup", "device", "organizationalUnit",
       "top", "account"};
@@ -220,6 +225,23 @@ final class DirectoryGenerator {
         filter(3), attributes);
   }
 
+  /**
+   * One or two sort keys (RFC 2891) on attributes the generated entries have, by their own
+   * ordering rule or a named one, some reversed.
+   */
+  List<SortControl.Key> sortKeys() {
+    String[][] keys = {{"sn", "caseIgnoreOrderingMatch"}, {"cn", "caseExactOrderingMatch"},
+        {"uidNumber", null}, {"givenName", "2.5.13.3"}, {"uid", "caseIgnoreOrderingMatch"},
+        {"gidNumber", "integerOrderingMatch"}, {"ou", "caseIgnoreOrderingMatch"},
+        {"description", "caseIgnoreOrderingMatch"}, {"mail", "caseIgnoreOrderingMatch"}};
+    List<SortControl.Key> out = new ArrayList<>();
+    for (int i = 0; i < 1 + random.nextInt(2); i++) {
+      String[] k = pick(keys);
+      out.add(new SortControl.Key(k[0], k[1], chance(30)));
+    }
+    return out;
+  }
+
   Filter filter(int depth) {
     if (depth > 0 && chance(35)) {
       List<Filter> parts = new ArrayList<>();
@@ -236,7 +258,7 @@ final class DirectoryGenerator {
   }
 
   private String item() {
-    return switch (random.nextInt(20)) {
+    return switch (random.nextInt(27)) {
       case 0 -> "(objectClass=" + vary(pick(CLASSES)) + ")";
       case 1 -> "(uid=" + vary(chance(80) ? pick(uids) : "nobody") + ")";
       case 2 -> "(cn=" + escape(vary(pick(GIVEN))) + "*)";
@@ -257,6 +279,21 @@ final class DirectoryGenerator {
       case 16 -> "(noSuchAttribute=x)"; // Undefined
       case 17 -> "(cn>=" + pick(GIVEN) + ")"; // cn has no ordering rule: Undefined
       case 18 -> "(memberUid=" + pick(uids) + ")";
+      case 19 -> "(cn~=" + escape(pick(SOUNDS) + (chance(50) ? " " + pick(SOUNDS) : "")) + ")";
+      case 20 -> "(sn~=" + escape(chance(50) ? pick(SOUNDS) : vary(pick(FAMILY))) + ")";
+      case 21 -> "(description~=" + pick(new String[] {"saling", "chez", "cofee", "jarva",
+          "musik", "tee", "runing"}) + ")";
+      case 22 -> "(mail~=" + vary(pick(uids)) + "@example.org)";
+      case 23 -> "(" + pick(new String[] {"uidNumber", "telephoneNumber", "uid", "name"})
+          + "~=" + (chance(50) ? 1000 + random.nextInt(120) : escape(pick(SOUNDS))) + ")";
+      case 24 -> "(uidNumber:integerOrderingMatch:=" + (1000 + random.nextInt(120)) + ")";
+      case 25 -> "(" + pick(new String[] {"cn", "sn", "givenName", "ou"}) + ":"
+          + pick(new String[] {"caseIgnoreOrderingMatch", "caseExactOrderingMatch",
+              "2.5.13.3"}) + ":=" + escape(vary(pick(GIVEN))) + ")";
+      case 26 -> "(" + pick(new String[] {"telephoneNumber", "gidNumber", "createTimestamp"})
+          + ":" + pick(new String[] {"numericStringOrderingMatch", "integerOrderingMatch",
+              "generalizedTimeOrderingMatch", "octetStringOrderingMatch"}) + ":="
+          + pick(new String[] {"105", "+1 408", "20200101000000Z", "5"}) + ")";
       default -> "(name=" + escape(vary(pick(GIVEN) + " " + pick(FAMILY))) + ")";
     };
   }

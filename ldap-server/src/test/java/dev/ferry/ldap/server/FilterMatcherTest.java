@@ -61,4 +61,31 @@ class FilterMatcherTest {
     assertEquals(FilterMatcher.TRUE, eval("(name=*)", true)); // a supertype
     assertEquals(FilterMatcher.FALSE, eval("(mail=*)", true));
   }
+
+  @Test
+  void approximateItemsMatchBySound() throws OperationException {
+    assertEquals(FilterMatcher.TRUE, eval("(description~=shipps and sales)", true));
+    assertEquals(FilterMatcher.TRUE, eval("(description~=sales)", true)); // one word of them
+    assertEquals(FilterMatcher.FALSE, eval("(description~=sales ships)", true)); // in order
+    assertEquals(FilterMatcher.FALSE, eval("(description~=boats)", true));
+    assertEquals(FilterMatcher.TRUE, eval("(uidNumber~=042)", true)); // no sound: equality
+    assertEquals(FilterMatcher.FALSE, eval("(uidNumber~=41)", true));
+  }
+
+  @Test
+  void extensibleItemsWithOrderingRulesMatchLesserValues() throws OperationException {
+    assertEquals(FilterMatcher.TRUE, eval("(uidNumber:integerOrderingMatch:=43)", true));
+    assertEquals(FilterMatcher.FALSE, eval("(uidNumber:integerOrderingMatch:=42)", true));
+    assertEquals(FilterMatcher.TRUE, eval("(cn:caseIgnoreOrderingMatch:=Y)", true));
+    assertEquals(FilterMatcher.FALSE, eval("(cn:caseExactOrderingMatch:=I)", true)); // "Ix" and "x"
+    assertEquals(FilterMatcher.TRUE, eval("(:integerOrderingMatch:=100)", true)); // any type
+    // A rule of another syntax than the type's: Undefined, as slapd (RFC 4512 matchingRuleUse)
+    assertEquals(FilterMatcher.UNDEFINED, eval("(uidNumber:caseIgnoreOrderingMatch:=5)", true));
+    assertEquals(FilterMatcher.UNDEFINED, eval("(!(cn:integerOrderingMatch:=5))", true));
+    // Only createTimestamp has the rule's syntax: it is later than 1990, earlier than 2300
+    assertEquals(FilterMatcher.FALSE, eval("(:generalizedTimeOrderingMatch:=19900101000000Z)",
+        true));
+    assertEquals(FilterMatcher.TRUE, eval("(:generalizedTimeOrderingMatch:=23000101000000Z)",
+        true));
+  }
 }

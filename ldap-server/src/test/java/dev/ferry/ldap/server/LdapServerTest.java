@@ -17,6 +17,8 @@ import dev.ferry.ldap.LdapException;
 import dev.ferry.ldap.LdapMessage;
 import dev.ferry.ldap.Modification;
 import dev.ferry.ldap.PagedResults;
+import dev.ferry.ldap.SortControl;
+import dev.ferry.ldap.VirtualListView;
 import dev.ferry.ldap.ProtocolOp.SearchRequest;
 import dev.ferry.ldap.ProtocolOp.SearchResultEntry;
 import dev.ferry.ldap.ResultCode;
@@ -178,7 +180,8 @@ class LdapServerTest {
           Filter.present("objectClass"), "+")).get(0);
       assertEquals(List.of(BASE), values(root, "namingContexts"));
       assertEquals(List.of("3"), values(root, "supportedLDAPVersion"));
-      assertTrue(values(root, "supportedControl").contains(PagedResults.OID));
+      assertTrue(values(root, "supportedControl").containsAll(List.of(PagedResults.OID,
+          SortControl.OID, VirtualListView.OID)));
       SearchResultEntry schema = c.searchAll(SearchRequest.of("cn=subschema",
           SearchScope.BASE_OBJECT, Filter.parse("(objectClass=subschema)"), "attributeTypes",
           "objectClasses")).get(0);

@@ -12,7 +12,6 @@ import dev.ferry.ldap.Filter;
 import dev.ferry.ldap.LdapConnection;
 import dev.ferry.ldap.LdapMessage;
 import dev.ferry.ldap.LdapResult;
-import dev.ferry.ldap.LdifRecord;
 import dev.ferry.ldap.PagedResults;
 import dev.ferry.ldap.ProtocolOp;
 import dev.ferry.ldap.ProtocolOp.SearchRequest;
@@ -45,8 +44,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SlapdDifferentialTest {
   private static final long SEED = 20261126L;
-  private static Slapd slapd;
-  private static LdapServer ferry;
+  private static SlapdTwin twin;
   private static Schema schema;
   private static LdapConnection toSlapd;
   private static LdapConnection toFerry;
@@ -54,32 +52,18 @@ class SlapdDifferentialTest {
 
   @BeforeAll
   static void start() throws Exception {
-    slapd = Slapd.start();
-    slapd.awaitReady();
-    schema = SchemaTest.openLdap("core.schema", "cosine.schema", "nis.schema",
-        "inetorgperson.schema");
-    ferry = IndexTest.indexed(LdapServer.builder()).suffix(Slapd.SUFFIX)
-        .rootDn(Slapd.ADMIN, Slapd.PASSWORD).schema(schema)
-        .limits(LdapServerLimits.builder().maxSearchResults(1000).build()).start();
-    toSlapd = slapd.admin();
-    toFerry = LdapConnection.connect("127.0.0.1", ferry.port());
-    toFerry.bind(Slapd.ADMIN, Slapd.PASSWORD);
     generator = new DirectoryGenerator(SEED);
-    for (LdifRecord.Entry e : generator.directory(150)) {
-      ProtocolOp add = e.toRequest();
-      LdapResult s = result(toSlapd, add);
-      assertEquals(ResultCode.SUCCESS, s.resultCode(), e.dn() + ": " + s + " " + add);
-      LdapResult r = result(toFerry, add);
-      assertEquals(ResultCode.SUCCESS, r.resultCode(), e.dn() + ": " + r);
-    }
+    twin = SlapdTwin.start(generator, 150,
+        LdapServerLimits.builder().maxSearchResults(1000).build());
+    schema = twin.schema;
+    toSlapd = twin.toSlapd;
+    toFerry = twin.toFerry;
   }
 
   @AfterAll
   static void stop() throws Exception {
-    for (AutoCloseable c : new AutoCloseable[] {toSlapd, toFerry, ferry, slapd}) {
-      if (c != null) {
-        c.close();
-      }
+    if (twin != null) {
+      twin.close();
     }
   }
 

@@ -29,9 +29,10 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * A throw-away OpenLDAP slapd on free loopback ports, configured in a temp folder (see
  * /work/shared/recipes/slapd.md): installs Debian's package if missing (as root), writes a
- * cn=config LDIF with one mdb database and the password modules of slapd-contrib (pw-sha2,
- * pw-pbkdf2), a test CA with a server certificate (StartTLS and
- * ldaps) and a client certificate (SASL EXTERNAL), starts slapd and stops it by its own pid.
+ * cn=config LDIF with one mdb database (with the sssvlv overlay: server-side sort and virtual
+ * list view) and the password modules of slapd-contrib (pw-sha2, pw-pbkdf2), a test CA with a
+ * server certificate (StartTLS and ldaps) and a client certificate (SASL EXTERNAL), starts slapd
+ * and stops it by its own pid.
  *
  * <p>slapd listens for {@code ldap://} on 127.0.0.1 and for {@code ldaps://} on 127.0.0.1 and
  * 127.0.0.2: the server certificate names only localhost and 127.0.0.1, so the second address
@@ -152,6 +153,7 @@ public final class Slapd implements AutoCloseable {
         olcModuleLoad: back_mdb.so
         olcModuleLoad: pw-sha2.so
         olcModuleLoad: pw-pbkdf2.so
+        olcModuleLoad: sssvlv.so
 
         dn: cn=schema,cn=config
         objectClass: olcSchemaConfig
@@ -181,6 +183,13 @@ public final class Slapd implements AutoCloseable {
         olcDbDirectory: DIR/data
         olcDbMaxSize: 67108864
         olcAccess: to * by * read
+
+        dn: olcOverlay={0}sssvlv,olcDatabase={1}mdb,cn=config
+        objectClass: olcOverlayConfig
+        objectClass: olcSssVlvConfig
+        olcOverlay: {0}sssvlv
+        olcSssVlvMax: 1000
+        olcSssVlvMaxPerConn: 64
         """.replace("DIR", dir.toString()).replace("CLIENT_DN", CLIENT_DN)
         .replace("SUFFIX", SUFFIX).replace("ADMIN", ADMIN).replace("PASSWORD", PASSWORD);
     Files.writeString(dir.resolve("config.ldif"), ldif);
