@@ -25,7 +25,9 @@ import java.util.regex.Pattern;
  * memory. Then, unless the size is 0, one JVM of each runs the testMtom round trip.
  *
  * <p>Arguments: the file of Ferry's class path, the file of CXF's class path, the number of
- * starts of each, the testMtom blob size in bytes, a directory for the applications' logs.
+ * starts of each, the testMtom blob size in bytes, a directory for the applications' logs, and
+ * optionally {@code floor}: the same applications without endpoints (the floor under each
+ * starter: Spring Boot, its web server and Actuator), whose first answer is Actuator's health.
  */
 public final class StartupBench {
   private static final String FERRY = "dev.ferry.spring.boot.bench.ferry.FerryTenEndpoints";
@@ -42,8 +44,11 @@ public final class StartupBench {
   private final String java = ProcessHandle.current().info().command().orElseThrow();
   private final String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
 
-  private StartupBench(Path logs) {
+  private final boolean floor;
+
+  private StartupBench(Path logs, boolean floor) {
     this.logs = logs;
+    this.floor = floor;
   }
 
   public static void main(String[] args) throws Exception {
@@ -52,7 +57,8 @@ public final class StartupBench {
     stacks.put("cxf", CXF + " " + Files.readString(Path.of(args[1])).strip());
     int runs = Integer.parseInt(args[2]);
     int mtomBytes = Integer.parseInt(args[3]);
-    StartupBench bench = new StartupBench(Files.createDirectories(Path.of(args[4])));
+    boolean floor = args.length > 5 && args[5].equals("floor");
+    StartupBench bench = new StartupBench(Files.createDirectories(Path.of(args[4])), floor);
     bench.warmDriver();
     Map<String, List<long[]>> results = new LinkedHashMap<>();
     stacks.keySet().forEach(k -> results.put(k, new ArrayList<>()));
@@ -68,14 +74,13 @@ public final class StartupBench {
     String[] names = {"first-answer ms", "heap after full GC KiB", "classes loaded", "RSS KiB"};
     for (int i = 0; i < names.length; i++) {
       for (String stack : stacks.keySet()) {
-        long[] v = results.get(stack).stream().mapToLong(m -> m[0]).toArray();
         int index = i;
-        v = results.get(stack).stream().mapToLong(m -> m[index]).sorted().toArray();
+        long[] v = results.get(stack).stream().mapToLong(m -> m[index]).sorted().toArray();
         System.out.printf("%-24s %-5s median %d min %d max %d%n", names[i], stack,
             v[v.length / 2], v[0], v[v.length - 1]);
       }
     }
-    if (mtomBytes > 0) {
+    if (mtomBytes > 0 && !floor) {
       for (String stack : stacks.keySet()) {
         System.out.println(stack + " " + bench.mtom(stack, stacks.get(stack), mtomBytes));
       }
@@ -95,10 +100,11 @@ public final class StartupBench {
     int port = freePort();
     Path log = logs.resolve(stack + "-" + run + ".log");
     long t0 = System.nanoTime();
-    Process app = launch(mainAndClassPath, log, "--server.port=" + port);
+    Process app = launch(mainAndClassPath, log, "--server.port=" + port,
+        "--bench.endpoints=" + (floor ? 0 : 10));
     try {
       long deadline = t0 + TimeUnit.SECONDS.toNanos(120);
-      while (!answer(port)) {
+      while (!(floor ? health(port) : answer(port))) {
         if (!app.isAlive() || System.nanoTime() > deadline) {
           throw new IllegalStateException(stack + " gave no answer; see " + log);
         }
@@ -151,6 +157,17 @@ public final class StartupBench {
     app.destroy();
     if (!app.waitFor(30, TimeUnit.SECONDS)) {
       app.destroyForcibly().waitFor();
+    }
+  }
+
+  /** Whether Actuator's health on the port answered. */
+  private static boolean health(int port) throws IOException {
+    HttpURLConnection http = (HttpURLConnection) URI.create("http://127.0.0.1:" + port
+        + "/actuator/health").toURL().openConnection();
+    try {
+      return http.getResponseCode() == 200;
+    } catch (ConnectException notYet) {
+      return false;
     }
   }
 

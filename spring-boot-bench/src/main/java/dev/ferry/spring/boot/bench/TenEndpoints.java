@@ -45,7 +45,10 @@ public final class TenEndpoints {
   }
 
   private static void register(GenericApplicationContext context, EndpointMaker maker) {
-    for (Supplier<Object> service : SERVICES) {
+    // bench.endpoints=0: the same application without endpoints, the floor of the starter's
+    // Spring Boot, web server and Actuator
+    int count = context.getEnvironment().getProperty("bench.endpoints", Integer.class, 10);
+    for (Supplier<Object> service : SERVICES.subList(0, count)) {
       Object implementor = service.get();
       String name = implementor.getClass().getSimpleName();
       context.registerBean(name + "Endpoint", Endpoint.class, () -> {
