@@ -26,6 +26,7 @@ import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.EagerContentHandler;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.VirtualThreads;
@@ -56,6 +57,7 @@ public final class JettyHost implements AutoCloseable {
   private final String host;
   private final ServletContextHandler context;
   private final TlsSettings tls;
+  private final EagerBodies eagerBodies;
   private final Probes probes;
   private volatile int endpoints;
 
@@ -109,7 +111,14 @@ public final class JettyHost implements AutoCloseable {
     }
     // during a drain, requests that arrive after the listener closed get 503 and the
     // connection is closed; those in flight are waited for
-    server.setHandler(new GracefulHandler(context));
+    // bodies gathered as they arrive before the servlet runs (EagerBodies)
+    eagerBodies = new EagerBodies(VirtualThreads.getNamedVirtualThreadsExecutor("ferry-call"));
+    server.setHandler(new GracefulHandler(new EagerContentHandler(context, eagerBodies)));
+  }
+
+  /** Request bodies' bytes gathered now before their servlets run ({@link EagerBodies}). */
+  public long gatheredBodyBytes() {
+    return eagerBodies.heldBytes();
   }
 
   /**
