@@ -169,6 +169,9 @@ public final class Broker implements AutoCloseable {
    * until they fail). Metrics of the new routes are registered; those of routes gone stay.
    */
   public synchronized void reload(Routes routes) {
+    if (draining.get()) {
+      throw new IllegalStateException("the broker is closing: routes are not reloaded");
+    }
     RouteSet next = new RouteSet(Objects.requireNonNull(routes), config.name, transport, metrics);
     routeSet.getAndSet(next).retire();
     metrics.reloaded(true);
@@ -178,7 +181,7 @@ public final class Broker implements AutoCloseable {
    * Reads {@code file} again and swaps its routes in ({@link #reload(Routes)}); a file that
    * cannot be read or is not a valid table changes nothing: the reason (with its line, for a
    * table that is wrong) is logged, counted in {@code ferry.broker.route.reloads{result=failed}},
-   * and returned.
+   * and returned. So is a reload asked of a closing broker.
    *
    * @return null if the routes were swapped in, else why not
    */
@@ -186,15 +189,14 @@ public final class Broker implements AutoCloseable {
     Routes routes;
     try {
       routes = Routes.load(file);
-    } catch (IOException | IllegalArgumentException e) {
-      String why = e instanceof IllegalArgumentException ? e.getMessage()
-          : file + ": cannot be read: " + e;
+      reload(routes);
+    } catch (IOException | IllegalArgumentException | IllegalStateException e) {
+      String why = e instanceof IOException ? file + ": cannot be read: " + e : e.getMessage();
       metrics.reloaded(false);
       LOG.log(System.Logger.Level.WARNING, "routes not reloaded, the "
           + routeSet.get().routes().routes().size() + " in use stay: " + why);
       return why;
     }
-    reload(routes);
     LOG.log(System.Logger.Level.INFO, "routes reloaded from " + file + ": "
         + routes.routes().size() + " routes");
     return null;
