@@ -11,6 +11,7 @@ module dev.ferry.cli {
   requires io.netty.common;
   requires java.net.http; // its tests call the commands' servers with the JDK's client
   requires java.desktop;
+  requires jdk.unsupported; // sun.misc.Signal: SIGHUP reloads the broker's routes
   requires java.management; // the JIT's compile time: when the demo's timings have settled
   requires org.knowm.xchart;
   requires info.picocli;

@@ -24,6 +24,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +48,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * }</pre>
  */
 public final class Broker implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("dev.ferry.broker");
   private final Builder config;
   private final Transport transport;
   private final AtomicReference<RouteSet> routeSet = new AtomicReference<>();
@@ -160,6 +162,51 @@ public final class Broker implements AutoCloseable {
     return metrics.inFlight();
   }
 
+  /**
+   * Swaps in {@code routes} at once: exchanges starting from now on take them; those in flight
+   * finish on the routes they started with, whose connections and health checks close as the
+   * last of them ends. Members' health starts afresh (a reloaded group's members are available
+   * until they fail). Metrics of the new routes are registered; those of routes gone stay.
+   */
+  public synchronized void reload(Routes routes) {
+    if (draining.get()) {
+      throw new IllegalStateException("the broker is closing: routes are not reloaded");
+    }
+    RouteSet next = new RouteSet(Objects.requireNonNull(routes), config.name, transport, metrics);
+    routeSet.getAndSet(next).retire();
+    metrics.reloaded(true);
+  }
+
+  /**
+   * Reads {@code file} again and swaps its routes in ({@link #reload(Routes)}); a file that
+   * cannot be read or is not a valid table changes nothing: the reason (with its line, for a
+   * table that is wrong) is logged, counted in {@code ferry.broker.route.reloads{result=failed}},
+   * and returned. So is a reload asked of a closing broker.
+   *
+   * @return null if the routes were swapped in, else why not
+   */
+  public String reload(Path file) {
+    Routes routes;
+    try {
+      routes = Routes.load(file);
+      reload(routes);
+    } catch (IOException | IllegalArgumentException | IllegalStateException e) {
+      String why = e instanceof IOException ? file + ": cannot be read: " + e : e.getMessage();
+      metrics.reloaded(false);
+      LOG.log(System.Logger.Level.WARNING, "routes not reloaded, the "
+          + routeSet.get().routes().routes().size() + " in use stay: " + why);
+      return why;
+    }
+    LOG.log(System.Logger.Level.INFO, "routes reloaded from " + file + ": "
+        + routes.routes().size() + " routes");
+    return null;
+  }
+
+  /** The route set exchanges starting now take. */
+  RouteSet routeSet() {
+    return routeSet.get();
+  }
+
   /** Whether the broker is draining (closing). */
   public boolean draining() {
     return draining.get();
@@ -179,7 +226,7 @@ public final class Broker implements AutoCloseable {
       if (listener != null) {
         drain(config.options.drainDelay(), config.options.drainTimeout());
       }
-      routeSet.get().close();
+      routeSet.get().close(); // older ones closed as their exchanges ended, or were reset
       transport.close();
     } finally {
       audit.close();

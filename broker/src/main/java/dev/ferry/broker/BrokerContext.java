@@ -23,9 +23,17 @@ record BrokerContext(SoapCodec codec, AtomicReference<RouteSet> routeSet, Broker
     return stopping.get();
   }
 
-  /** The route set exchanges starting now use. */
-  RouteSet routes() {
-    return routeSet.get();
+  /**
+   * The route set for an exchange starting now, with a use of it taken (the exchange gives it
+   * back with {@link RouteSet#leave} as it ends).
+   */
+  RouteSet enterRoutes() {
+    while (true) {
+      RouteSet s = routeSet.get();
+      if (s.enter()) {
+        return s;
+      } // retired and closed since the read: a newer one is current
+    }
   }
 
   /** Takes a forwarding slot; false if {@link BrokerOptions#maxExchanges} are taken. */

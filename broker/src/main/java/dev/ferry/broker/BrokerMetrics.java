@@ -1,5 +1,6 @@
 package dev.ferry.broker;
 
+import dev.ferry.broker.internal.MemberHealth;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -8,11 +9,11 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -32,9 +33,14 @@ final class BrokerMetrics {
   /** Where meters are registered: the Prometheus registry, or it and the application's. */
   private final MeterRegistry meters;
   private final AtomicLong inFlight = new AtomicLong();
-  private final Map<String, RouteMeters> byRoute;
-  private final Map<Backends.Backend, MemberMeters> byMember = new ConcurrentHashMap<>();
+  /** By route name: those of every table loaded since start (a reload adds, never removes). */
+  private final Map<String, RouteMeters> byRoute = new ConcurrentHashMap<>();
+  /** By group and member label: a reload's new members of the same name keep the meters. */
+  private final Map<String, MemberMeters> byMember = new ConcurrentHashMap<>();
   private final Counter refused;
+  private final Counter reloaded;
+  private final Counter reloadFailed;
+  private final AtomicInteger routeSets = new AtomicInteger();
 
   /** {@code also}: an application's registry (Spring Boot's) to register every meter in too. */
   BrokerMetrics(List<Route> routes, MeterRegistry also) {
@@ -43,12 +49,37 @@ final class BrokerMetrics {
     meters.gauge(PREFIX + ".in.flight", inFlight);
     refused = Counter.builder(PREFIX + ".refused").description("requests refused with 503:"
         + " maxExchanges were in flight").register(meters);
-    Map<String, RouteMeters> m = new HashMap<>();
+    reloaded = reloads("ok");
+    reloadFailed = reloads("failed");
+    meters.gauge(PREFIX + ".route.sets", routeSets); // above 1: old tables' exchanges running
+    byRoute.put(NONE, new RouteMeters(NONE));
+    routes(routes);
+  }
+
+  private Counter reloads(String result) {
+    return Counter.builder(PREFIX + ".route.reloads").description("route tables loaded again"
+        + " and swapped in (ok) or refused, the old table kept (failed)").tag("result", result)
+        .register(meters);
+  }
+
+  /** Registers the meters of {@code routes} not yet known (a reloaded table's new ones). */
+  void routes(List<Route> routes) {
     for (Route r : routes) {
-      m.computeIfAbsent(r.name(), RouteMeters::new);
+      byRoute.computeIfAbsent(r.name(), RouteMeters::new);
     }
-    m.put(NONE, new RouteMeters(NONE));
-    byRoute = Map.copyOf(m);
+  }
+
+  /** Counts a reload: swapped in, or refused. */
+  void reloaded(boolean ok) {
+    (ok ? reloaded : reloadFailed).increment();
+  }
+
+  void routeSetOpened() {
+    routeSets.incrementAndGet();
+  }
+
+  void routeSetClosed() {
+    routeSets.decrementAndGet();
   }
 
   PrometheusMeterRegistry registry() {
@@ -71,19 +102,26 @@ final class BrokerMetrics {
     refused.increment();
   }
 
-  /** Registers the meters of a member of {@code group}. */
+  /**
+   * Registers the meters of a member of {@code group}, or, for a member a reloaded table names
+   * again, points its availability at the new one's health.
+   */
   void member(String group, Backends.Backend b) {
-    byMember.computeIfAbsent(b, x -> new MemberMeters(group, b));
+    byMember.computeIfAbsent(key(group, b), k -> new MemberMeters(group, b)).health = b.health;
+  }
+
+  private static String key(String group, Backends.Backend b) {
+    return group + ' ' + b.label;
   }
 
   /** An exchange with {@code b} failed in a way that counts against it. */
   void memberFailed(String group, Backends.Backend b) {
-    byMember.get(b).failures.increment();
+    byMember.get(key(group, b)).failures.increment();
   }
 
   /** {@code b} was suspended. */
   void memberSuspended(String group, Backends.Backend b) {
-    byMember.get(b).suspensions.increment();
+    byMember.get(key(group, b)).suspensions.increment();
   }
 
   /** A request of {@code route} was refused by its {@code limit} ({@code rate}...). */
@@ -146,8 +184,11 @@ final class BrokerMetrics {
   private final class MemberMeters {
     final Counter failures;
     final Counter suspensions;
+    /** The health of the member of the current table (a reload's replaces the old one's). */
+    volatile MemberHealth health;
 
     MemberMeters(String group, Backends.Backend b) {
+      health = b.health;
       failures = Counter.builder(PREFIX + ".member.failures").description("exchanges that"
           + " failed in a way that counts against the member").tag("group", group)
           .tag("member", b.label).register(meters);
@@ -155,8 +196,8 @@ final class BrokerMetrics {
           .tag("member", b.label).register(meters);
       meters.gauge(PREFIX + ".member.available", java.util.List.of(
           io.micrometer.core.instrument.Tag.of("group", group),
-          io.micrometer.core.instrument.Tag.of("member", b.label)), b.health,
-          h -> h.available() ? 1 : 0);
+          io.micrometer.core.instrument.Tag.of("member", b.label)), this,
+          m -> m.health.available() ? 1 : 0);
     }
   }
 }

@@ -163,7 +163,7 @@ final class Exchange implements ReplyHandler.Listener {
     this.ctx = ctx;
     this.loop = ctx.channel().eventLoop();
     this.request = request;
-    this.set = cx.routes();
+    this.set = cx.enterRoutes();
     this.path = new QueryStringDecoder(request.uri()).path();
     this.keepAlive = HttpUtil.isKeepAlive(request);
   }
@@ -1198,6 +1198,7 @@ final class Exchange implements ReplyHandler.Listener {
     Backends.Backend m = member;
     AccessLog.line(ctx.channel().remoteAddress(), request.method().name(), request.uri(),
         status, bytesIn, bytesOut, nanos, m == null ? null : m.label, note);
+    set.leave(); // the last exchange of a reloaded-away set closes it
   }
 
   private void onLoop(Runnable task) {

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Everything a broker runs from one {@link Routes} table: the choice of routes and the changes
@@ -15,7 +17,9 @@ import java.util.Map;
  * health ({@link Backends}), and the connections to them. One object, built whole and never
  * changed: an exchange takes the set current when it starts and keeps it to its end, so that a
  * broker can swap in a new set at once (a reload) while exchanges on the old one finish, then
- * close it.
+ * close it. Counted: the broker holds one use until it retires the set, each exchange one from
+ * {@link #enter} to {@link #leave}; the last use given back closes it, so a set closes once, as
+ * soon as nothing runs on it, with no thread waiting for that.
  */
 final class RouteSet implements AutoCloseable {
   private final Routes routes;
@@ -25,9 +29,16 @@ final class RouteSet implements AutoCloseable {
   private final Map<Route, HttpConnections> own = new IdentityHashMap<>();
   private final Map<Route, RouteLimiter> limiters = new IdentityHashMap<>();
   private final List<HealthChecks> checks = new ArrayList<>();
+  private final BrokerMetrics metrics;
+  /** The broker's use (until {@link #retire}) and one per exchange running on the set. */
+  private final AtomicInteger uses = new AtomicInteger(1);
+  private final AtomicBoolean retired = new AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   RouteSet(Routes routes, String name, Transport transport, BrokerMetrics metrics) {
     this.routes = routes;
+    this.metrics = metrics;
+    metrics.routes(routes.routes());
     this.forwarding = new Forwarding(routes, name);
     Duration timeout = routes.timeout();
     this.shared = new HttpConnections(transport, timeout, timeout);
@@ -50,6 +61,39 @@ final class RouteSet implements AutoCloseable {
       }
     }
     checks.forEach(HealthChecks::start);
+    metrics.routeSetOpened();
+  }
+
+  /**
+   * Takes a use of the set for an exchange starting on it; false if the set closed meanwhile
+   * (retired and drained between the broker's read of it and this call): take the current one.
+   */
+  boolean enter() {
+    for (int n = uses.get(); n > 0; n = uses.get()) {
+      if (uses.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Gives an exchange's use back; the last one of a retired set closes it. */
+  void leave() {
+    if (uses.decrementAndGet() == 0) {
+      close();
+    }
+  }
+
+  /** The broker no longer hands the set out: it closes as its last exchange ends (or now). */
+  void retire() {
+    if (retired.compareAndSet(false, true)) {
+      leave();
+    }
+  }
+
+  /** Whether the set is closed: its checks stopped, its idle connections closed. */
+  boolean closed() {
+    return closed.get();
   }
 
   Routes routes() {
@@ -77,9 +121,16 @@ final class RouteSet implements AutoCloseable {
     return c != null ? c : shared;
   }
 
-  /** Stops the checks and closes the idle connections (those in use close with their exchanges). */
+  /**
+   * Stops the checks and closes the idle connections (those in use close with their exchanges,
+   * as the pools take none back once closed). Once; by the last use, or by a broker stopping.
+   */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    metrics.routeSetClosed();
     checks.forEach(HealthChecks::close);
     shared.close();
     own.values().forEach(HttpConnections::close);

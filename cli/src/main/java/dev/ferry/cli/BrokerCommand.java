@@ -13,8 +13,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
-/** {@code ferry broker}: the copy-and-forward SOAP broker, until interrupted. */
+/**
+ * {@code ferry broker}: the copy-and-forward SOAP broker, until interrupted. SIGHUP reloads the
+ * routes file ({@code sun.misc.Signal}, the JDK's only way to take a signal): the operator, or
+ * the tool that wrote the file, says when the file is whole, which a watch on the file could
+ * not tell from an editor's or a copy's half-written state.
+ */
 @Command(name = "broker", mixinStandardHelpOptions = true,
     description = {"Run the SOAP broker: each request is forwarded to the backend its route"
         + " names (wsa:To rewritten, a ferry:Trace header added), attachments streamed through"
@@ -22,7 +29,9 @@ import picocli.CommandLine.Spec;
         "", "Also served: /health, the probes /health/live, /health/ready and /health/started,"
         + " and Prometheus metrics at /metrics. SIGTERM (or Ctrl-C) drains: /health/ready fails"
         + " at once, new connections are served for --drain-delay, then refused; exchanges in"
-        + " flight get --drain-timeout.",
+        + " flight get --drain-timeout. SIGHUP reloads the routes file: calls in flight finish on"
+        + " the routes they started with; a file that is not a valid table is refused, logged"
+        + " with its line, and the routes in use stay.",
         "", "The routes file (YAML):",
         "  timeout: 30s                      # no progress for this long: a fault (default 60s)",
         "  routes:",
@@ -69,7 +78,8 @@ final class BrokerCommand implements Callable<Integer> {
         .options(BrokerOptions.builder().drainDelay(drain.delay).drainTimeout(drain.timeout)
             .build())
         .build()
-        .start()) {
+        .start();
+        Hangup hangup = reloadOnHangup(broker)) { // before the output says it reloads
       PrintWriter out = spec.commandLine().getOut();
       out.println("broker at " + broker.uri("/") + ", timeout " + routes.timeout().toSeconds()
           + " s, metrics at " + broker.uri("/metrics"));
@@ -87,11 +97,32 @@ final class BrokerCommand implements Callable<Integer> {
       if (telemetry.exporting()) {
         out.println("spans exported over OTLP (OTEL_* settings)");
       }
-      out.println("Ctrl-C stops it.");
+      out.println("Ctrl-C stops it; kill -HUP " + ProcessHandle.current().pid()
+          + " reloads " + routesFile + ".");
       out.flush();
       ServeCommand.RunUntilStopped.run(telemetry.closing(broker));
     }
     spec.commandLine().getOut().println("stopped");
     return 0;
+  }
+
+  /** Puts back the handler SIGHUP had before the broker's, as it closes. */
+  private interface Hangup extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /**
+   * Reloads the routes file on SIGHUP (the broker logs and counts the outcome). Where there is
+   * no SIGHUP (Windows), nothing.
+   */
+  private Hangup reloadOnHangup(Broker broker) {
+    try {
+      Signal hangup = new Signal("HUP");
+      SignalHandler before = Signal.handle(hangup, s -> broker.reload(routesFile));
+      return () -> Signal.handle(hangup, before);
+    } catch (IllegalArgumentException noSuchSignal) {
+      return () -> { };
+    }
   }
 }

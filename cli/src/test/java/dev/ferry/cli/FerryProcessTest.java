@@ -2,17 +2,23 @@ package dev.ferry.cli;
 
 import static dev.ferry.cli.FerryCliTest.ferry;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ferry.testkit.OtlpReceiver;
 import dev.ferry.testkit.OtlpReceiver.ReceivedSpan;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,6 +104,81 @@ class FerryProcessTest {
           .doesNotContain("SLF4J");
     } finally {
       serve.destroyForcibly();
+    }
+  }
+
+  @Test
+  void brokerReloadsItsRoutesOnSighupAndKeepsThemWhenTheFileIsWrong() throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/bin/kill")) || Files.isExecutable(
+        Path.of("/usr/bin/kill")), "no kill command to send SIGHUP with");
+    Path routes = dir.resolve("routes.yaml");
+    Files.writeString(routes, faultRoute("first table"));
+    Path log = dir.resolve("broker.log");
+    Process broker = ferryProcess("broker", "--routes", routes.toString(), "--port", "0")
+        .redirectError(log.toFile()).start();
+    try {
+      BufferedReader out = new BufferedReader(new InputStreamReader(broker.getInputStream(),
+          StandardCharsets.UTF_8));
+      String first = out.readLine();
+      assertThat(first).startsWith("broker at http://127.0.0.1:");
+      URI base = URI.create(first.substring("broker at ".length(), first.indexOf(',')));
+      assertThat(post(base.resolve("/echo"))).contains("first table");
+
+      Files.writeString(routes, faultRoute("second table"));
+      hangup(broker);
+      awaitTrue(() -> post(base.resolve("/echo")).contains("second table"));
+
+      Files.writeString(routes, "routes:\n  - path: /echo\n    to: http://127.0.0.1:1/echo\n"
+          + "    fault: {reason: both}\n"); // forwards and answers a fault: line 4 is wrong
+      hangup(broker);
+      awaitTrue(() -> Files.readString(log).contains("routes not reloaded"));
+      assertThat(Files.readString(log)).contains(routes + ": line 4");
+      assertThat(post(base.resolve("/echo"))).contains("second table");
+      assertThat(get(base.resolve("/metrics")))
+          .contains("ferry_broker_route_reloads_total{result=\"ok\"} 1.0")
+          .contains("ferry_broker_route_reloads_total{result=\"failed\"} 1.0");
+      broker.destroy();
+      assertThat(broker.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      broker.destroyForcibly();
+    }
+  }
+
+  private static String faultRoute(String reason) {
+    return "routes:\n  - path: /echo\n    fault: {code: Sender, reason: " + reason + "}\n";
+  }
+
+  private static void hangup(Process p) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(p.pid())).start();
+    assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(kill.exitValue()).isZero();
+  }
+
+  private static String post(URI url) throws Exception {
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(HttpRequest.newBuilder(url).header("Content-Type", "text/xml")
+          .header("SOAPAction", "\"\"").POST(HttpRequest.BodyPublishers.ofString(
+              "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body>"
+              + "<t:echo xmlns:t=\"urn:t\"/></s:Body></s:Envelope>")).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+    }
+  }
+
+  private static String get(URI url) throws Exception {
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(HttpRequest.newBuilder(url).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+    }
+  }
+
+  /** Polls {@code condition} for up to 20 s. */
+  private static void awaitTrue(Callable<Boolean> condition) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!condition.call()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within 20 s");
+      }
+      Thread.sleep(20);
     }
   }
 }

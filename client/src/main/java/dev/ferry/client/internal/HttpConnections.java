@@ -78,6 +78,8 @@ public final class HttpConnections implements AutoCloseable {
   private final SslContext tls;
   private final long timeoutMillis;
   private final Map<Key, Deque<Channel>> idle = new ConcurrentHashMap<>();
+  /** Once closed, connections given back are closed, not kept. */
+  private volatile boolean closed;
 
   /**
    * Connections on {@code transport}'s loops. {@code timeout}: no progress for this long fails
@@ -205,7 +207,7 @@ public final class HttpConnections implements AutoCloseable {
   /** Takes back a connection whose exchange ended cleanly, to be reused. */
   public void release(Channel ch, Origin origin, EventLoop loop) {
     ReplyHandler r = replies(ch);
-    if (!ch.isActive() || r == null || r.busy()) { // no handlers: it closed meanwhile
+    if (closed || !ch.isActive() || r == null || r.busy()) { // no handlers: it closed meanwhile
       ch.close();
       return;
     }
@@ -219,6 +221,9 @@ public final class HttpConnections implements AutoCloseable {
     // an exchange may have paused its reading for a slow consumer and ended while paused
     ch.config().setAutoRead(true);
     pool.offerFirst(ch);
+    if (closed) {
+      close(); // closed as it was offered: not left idle in a closed pool
+    }
   }
 
   /** The handler that hands a connection's replies to their exchanges. */
@@ -231,9 +236,13 @@ public final class HttpConnections implements AutoCloseable {
     return timeoutMillis;
   }
 
-  /** Closes the idle connections (those in use close with their exchanges). */
+  /**
+   * Closes the idle connections; those in use close as they are given back ({@link #release}),
+   * or with their exchanges.
+   */
   @Override
   public void close() {
+    closed = true;
     for (Deque<Channel> pool : idle.values()) {
       for (Channel ch; (ch = pool.pollFirst()) != null; ) {
         ch.close();
