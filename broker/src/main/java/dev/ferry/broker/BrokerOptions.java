@@ -54,9 +54,10 @@ public final class BrokerOptions {
   }
 
   /**
-   * A request whose Content-Length is up to this is held whole and sent on in one piece; a
-   * longer or chunked one streams. A reply up to this is held whole before it goes back (with a
-   * Content-Length, and a fault if it breaks); a longer one streams.
+   * A request up to this is held whole and sent on in one piece, whether it came with a
+   * Content-Length or chunked (a chunked one is held until it ends or grows past this, then
+   * streams with what was held first); a longer one streams. A reply up to this is held whole
+   * before it goes back (with a Content-Length, and a fault if it breaks); a longer one streams.
    */
   public int holdBytes() {
     return holdBytes;

@@ -62,10 +62,11 @@ import java.util.Set;
  * size. Everything but the parse of a streamed request runs on the caller connection's event
  * loop, which the backend connection shares, so no thread waits and no byte changes threads.
  *
- * <p>The request: one with a Content-Length up to {@link BrokerOptions#holdBytes} is held whole,
- * read, routed and changed on the loop, and sent on in one write, a multipart one as the
- * changed envelope with the caller's bytes before it, then the caller's own buffers after it
- * ({@link Message#spliceInto}). A longer or chunked one is
+ * <p>The request: one up to {@link BrokerOptions#holdBytes} is held whole, read, routed and
+ * changed on the loop, and sent on in one write, a multipart one as the changed envelope with
+ * the caller's bytes before it, then the caller's own buffers after it
+ * ({@link Message#spliceInto}). A chunked one is held until it ends or grows past
+ * {@code holdBytes}, when what was held streams first. A longer one is
  * read as it arrives by a virtual thread, which sends the changed envelope and streams the
  * attachments on behind it (chunked), never holding them whole.
  *
@@ -213,12 +214,28 @@ final class Exchange implements ReplyHandler.Listener {
     version = v;
     soapAction = SoapBinding.soapAction(request.headers().get("SOAPAction"), type);
     expected = HttpUtil.getContentLength(request, -1L);
-    if (expected >= 0 && expected <= cx.options().holdBytes()) {
+    if (expected <= cx.options().holdBytes()) { // chunked (-1): held until it outgrows that
       held = new ArrayList<>(4);
     } else {
-      streamed = new ChannelInputStream(ctx.channel(), PAUSE_BYTES);
-      Thread.ofVirtual().name("ferry-broker-exchange").start(this::forwardStreamed);
+      stream();
     }
+  }
+
+  /** Streams the request: a virtual thread reads it as it arrives. */
+  private void stream() {
+    streamed = new ChannelInputStream(ctx.channel(), PAUSE_BYTES);
+    Thread.ofVirtual().name("ferry-broker-exchange").start(this::forwardStreamed);
+  }
+
+  /**
+   * A chunked request held so far that grew past {@code holdBytes} streams from here on: what
+   * was held goes first, in order, handed over with its references.
+   */
+  private void streamWhatWasHeld() {
+    List<ByteBuf> source = held;
+    held = null;
+    stream();
+    source.forEach(streamed::offer);
   }
 
   /** The first transfer coding of the request other than chunked, or null. */
@@ -254,6 +271,9 @@ final class Exchange implements ReplyHandler.Listener {
     int n = b.readableBytes();
     bytesIn += n;
     boolean last = c instanceof LastHttpContent;
+    if (held != null && n > cx.options().holdBytes() - heldBytes) {
+      streamWhatWasHeld();
+    }
     if (held != null) {
       if (n > 0) {
         held.add(b.retain());
