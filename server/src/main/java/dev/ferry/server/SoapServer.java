@@ -81,6 +81,11 @@ public final class SoapServer implements AutoCloseable {
     return host.port();
   }
 
+  /** Request bodies' bytes gathered now before their endpoints run (for tests). */
+  long gatheredBodyBytes() {
+    return host.gatheredBodyBytes();
+  }
+
   /** Returns the URL of {@code path} on this server. */
   public URI uri(String path) {
     return host.uri(path);
