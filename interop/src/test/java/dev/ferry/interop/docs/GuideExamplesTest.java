@@ -255,7 +255,7 @@ class GuideExamplesTest {
           .port(0)                                  // any free port; 8081 in production
           .routes(routes)
           .options(BrokerOptions.builder()
-              .holdBytes(64 * 1024)                 // requests up to this are held, then stream
+              .holdBytes(64 * 1024)                 // requests up to this are held; more streams
               .maxExchanges(1024)                   // forwarded at once; then 503
               .requestTimeout(Duration.ofSeconds(30))
               .publicAddress(URI.create("https://gateway.example"))
