@@ -38,7 +38,9 @@ public final class RouteTables {
     try {
       return Routes.parse(yaml(p));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("ferry.broker." + e.getMessage(), e);
+      // the line is the generated YAML's, which the properties' user never saw
+      String where = e.getMessage() == null ? "" : e.getMessage().replaceFirst("^line \\d+: ", "");
+      throw new IllegalArgumentException("ferry.broker." + where, e);
     }
   }
 
