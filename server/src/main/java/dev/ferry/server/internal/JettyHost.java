@@ -112,7 +112,9 @@ public final class JettyHost implements AutoCloseable {
     // during a drain, requests that arrive after the listener closed get 503 and the
     // connection is closed; those in flight are waited for
     // bodies gathered as they arrive before the servlet runs (EagerBodies)
-    eagerBodies = new EagerBodies(VirtualThreads.getNamedVirtualThreadsExecutor("ferry-call"));
+    // the endpoint runs on the virtual threads the pool gives blocking work
+    eagerBodies = new EagerBodies(
+        ((QueuedThreadPool) server.getThreadPool()).getVirtualThreadsExecutor());
     server.setHandler(new GracefulHandler(new EagerContentHandler(context, eagerBodies)));
   }
 
