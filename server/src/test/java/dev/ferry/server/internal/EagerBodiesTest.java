@@ -87,6 +87,45 @@ class EagerBodiesTest {
     }
   }
 
+  @Test
+  void sendersHoldingEveryGatheredByteLeaveOthersServedAndGiveItBack() throws Exception {
+    try (JettyHost host = new JettyHost("127.0.0.1", 0, Map.of("/d", new Digest()), () -> "",
+        ServerOptions.DEFAULTS)) {
+      host.start();
+      int senders = (int) (EagerBodies.MAX_TOTAL_BYTES / (14L << 20)) + 1; // 14 MiB each
+      java.util.List<Socket> stalled = new java.util.ArrayList<>();
+      try {
+        byte[] piece = new byte[1 << 20];
+        for (int i = 0; i < senders; i++) {
+          Socket s = new Socket("127.0.0.1", host.port());
+          stalled.add(s);
+          OutputStream out = s.getOutputStream();
+          out.write(head().getBytes(StandardCharsets.US_ASCII));
+          for (int k = 0; k < 14; k++) {
+            out.write(chunk(piece, 0, piece.length));
+          }
+          out.flush(); // and then nothing more
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (host.gatheredBodyBytes() < EagerBodies.MAX_TOTAL_BYTES - (14L << 20)
+            && System.nanoTime() < deadline) {
+          Thread.sleep(10);
+        }
+        assertThat(host.gatheredBodyBytes()).isBetween(
+            EagerBodies.MAX_TOTAL_BYTES - (14L << 20), EagerBodies.MAX_TOTAL_BYTES);
+        byte[] body = new byte[200_000]; // past the bound: read as it comes, and answered
+        new Random(3).nextBytes(body);
+        assertThat(postChunked(host.port(), body, 4096)).isEqualTo(body.length + " "
+            + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body)));
+      } finally {
+        for (Socket s : stalled) {
+          s.close();
+        }
+      }
+      awaitNothingHeld(host);
+    }
+  }
+
   private static void awaitNothingHeld(JettyHost host) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (host.gatheredBodyBytes() != 0 && System.nanoTime() < deadline) {
