@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -202,6 +203,52 @@ public final class SpoolFile implements Runnable {
         long step = Math.max(0, Math.min(n, end.getAsLong() - position));
         position += step;
         return step;
+      }
+
+      // InputStream's own readAllBytes reads 16 KiB at a time (each through the read-ahead
+      // buffer, a copy more) and joins the pieces: three copies of the content. What is in the
+      // file now is read straight into one array of its size; only what is appended while it
+      // reads takes the general path.
+      @Override
+      public byte[] readAllBytes() throws IOException {
+        return readNBytes(Integer.MAX_VALUE);
+      }
+
+      @Override
+      public byte[] readNBytes(int len) throws IOException {
+        if (len < 0) {
+          throw new IllegalArgumentException("len < 0: " + len);
+        }
+        long there = Math.max(0, end.getAsLong() - position);
+        long size = Math.min(len, there);
+        if (size > Integer.MAX_VALUE - 8) {
+          throw new OutOfMemoryError("spool file of " + there + " bytes is too large for an array");
+        }
+        byte[] all = new byte[(int) size];
+        int n = readNBytes(all, 0, all.length);
+        if (n < all.length) {
+          return Arrays.copyOf(all, n);
+        }
+        byte[] more = n == len ? new byte[0] : super.readNBytes(len - n);
+        if (more.length == 0) {
+          return all;
+        }
+        byte[] joined = Arrays.copyOf(all, n + more.length);
+        System.arraycopy(more, 0, joined, n, more.length);
+        return joined;
+      }
+
+      // InputStream's own transferTo reads 16 KiB at a time through the read-ahead buffer; a
+      // buffer of the read-ahead's size reads from the file straight into what is written out.
+      @Override
+      public long transferTo(OutputStream out) throws IOException {
+        byte[] buffer = new byte[BUFFER_BYTES];
+        long total = 0;
+        for (int n; (n = read(buffer, 0, buffer.length)) >= 0; ) {
+          out.write(buffer, 0, n);
+          total += n;
+        }
+        return total;
       }
     };
   }

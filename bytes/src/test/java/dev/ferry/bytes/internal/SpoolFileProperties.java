@@ -56,6 +56,48 @@ class SpoolFileProperties {
       assertThat(late.skip(skip)).isEqualTo(skip);
       assertThat(late.readAllBytes()).isEqualTo(Arrays.copyOfRange(data, skip, size));
       assertThat(Files.size(file.path())).isEqualTo(size); // every byte reached the file
+
+      InputStream copied = file.openStream(() -> size);
+      assertThat(copied.skip(skip)).isEqualTo(skip);
+      ByteArrayOutputStream transferred = new ByteArrayOutputStream();
+      assertThat(copied.transferTo(transferred)).isEqualTo(size - skip);
+      assertThat(transferred.toByteArray()).isEqualTo(Arrays.copyOfRange(data, skip, size));
+    } finally {
+      file.run();
+      Files.deleteIfExists(dir);
+    }
+  }
+
+  @Property(tries = 100)
+  void readingAllWhileTheFileGrowsGetsEveryByteOnce(
+      @ForAll @IntRange(min = 0, max = 300_000) int before,
+      @ForAll @IntRange(min = 0, max = 300_000) int after,
+      @ForAll @IntRange(min = 0, max = 700_000) int limit, @ForAll long seed) throws IOException {
+    Random random = new Random(seed);
+    byte[] data = new byte[before + after];
+    random.nextBytes(data);
+    Path dir = Files.createTempDirectory("spool-file-props");
+    SpoolFile file = SpoolFile.create(dir);
+    try {
+      file.write(data, 0, before);
+      long[] written = {before};
+      // The end the stream sees grows by the rest once it has asked for it the first time, as
+      // when a writer appends while a reader reads all.
+      int[] asked = {0};
+      InputStream in = file.openStream(() -> {
+        if (asked[0]++ == 1 && after > 0) {
+          try {
+            file.write(data, before, after);
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+          written[0] += after;
+        }
+        return written[0];
+      });
+      byte[] got = in.readNBytes(limit);
+      int expected = Math.min(limit, data.length);
+      assertThat(got).isEqualTo(Arrays.copyOf(data, expected));
     } finally {
       file.run();
       Files.deleteIfExists(dir);
