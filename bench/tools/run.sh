@@ -42,10 +42,12 @@ suite_broker() { # needs nginx
   jmh broker 'BrokerOverheadBenchmark' -p size=4096,32768,1048576,12582912 \
       -f 1 -wi 15 -w 3s -i 5 -r 3s
   jmh broker-32k 'BrokerOverheadBenchmark' -p size=32768 -f 1 -wi 15 -w 3s -i 20 -r 3s
-  java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 4096 1 20 > "$OUT/broker-cpu-4k.txt"
-  java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 32768 1 20 > "$OUT/broker-cpu-32k.txt"
-  java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 1048576 1 20 > "$OUT/broker-cpu-1m.txt"
-  java -cp "$JAR" dev.ferry.bench.http.ProxyCpuProbe 32768 8 20 > "$OUT/broker-cpu-32k-8.txt"
+  # every relay with Ferry's client (a Content-Length) and CXF's (chunked past 4,000 bytes)
+  local probe="java -cp $JAR dev.ferry.bench.http.ProxyCpuProbe" paths=ferry-broker,nginx,netty-relay
+  $probe 4096 1 20 $paths ferry,cxf > "$OUT/broker-cpu-4k.txt"
+  $probe 32768 1 20 $paths ferry,cxf > "$OUT/broker-cpu-32k.txt"
+  $probe 1048576 1 20 $paths ferry,cxf > "$OUT/broker-cpu-1m.txt"
+  $probe 32768 8 20 $paths ferry,cxf > "$OUT/broker-cpu-32k-8.txt"
 }
 
 suite_jaxws() {

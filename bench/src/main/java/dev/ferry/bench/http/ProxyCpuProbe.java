@@ -2,17 +2,15 @@ package dev.ferry.bench.http;
 
 import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
+import dev.ferry.interop.CxfPeer;
 import dev.ferry.soap.SoapCodec;
-import java.io.IOException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import org.apache.cxf.Bus;
 
 /**
  * What latency alone cannot tell: how much CPU each relay spends per call, and how many calls
@@ -29,7 +27,8 @@ import java.util.stream.Stream;
  * </pre>
  *
  * <p>(size in bytes, clients, seconds; a fourth argument names the paths to run, such as
- * {@code ferry-broker,nginx}).
+ * {@code ferry-broker,nginx}, a fifth the clients that call, {@code ferry} by default, or
+ * {@code ferry,cxf} for CXF's generated port as well: chunked past 4,000 bytes, its default).
  */
 public final class ProxyCpuProbe {
   /** Rounds of calls per path, each {@code seconds / ROUNDS} long. */
@@ -44,64 +43,40 @@ public final class ProxyCpuProbe {
     SoapCodec codec = SoapCodec.create();
     ByteString blob = BrokerOverheadBenchmark.blob(size);
     List<String> paths = args.length > 3 ? List.of(args[3].split(",")) : List.of(Relays.PATHS);
-    Map<String, List<double[]>> rounds = new LinkedHashMap<>(); // per path: {calls/s, CPU us}
+    List<String> callerNames = args.length > 4 ? List.of(args[4].split(",")) : List.of("ferry");
+    Map<String, List<double[]>> rounds = new LinkedHashMap<>(); // per pair: {calls/s, CPU us}
+    Bus bus = CxfPeer.newBus();
     try (Relays relays = Relays.start(null);
         SoapClient client = SoapClient.builder().ioThreads(Math.min(clients, 2)).build()) {
+      Map<String, ProbeCalls.Caller> callers = new LinkedHashMap<>();
+      Map<String, ProcessHandle> relayOf = new LinkedHashMap<>();
       for (String path : paths) {
-        run(client, codec, relays.uri(path), blob, clients, seconds); // warm-up
-        rounds.put(path, new ArrayList<>());
-      }
-      // the paths take turns, so that a slower stretch of the machine falls on each of them
-      for (int round = 0; round < ROUNDS; round++) {
-        for (String path : paths) {
-          Duration before = cpu(relays.process(path));
-          long calls = run(client, codec, relays.uri(path), blob, clients, seconds / ROUNDS);
-          double cpuUs = cpu(relays.process(path)).minus(before).toNanos() / 1e3 / calls;
-          rounds.get(path).add(new double[] {calls / (double) (seconds / ROUNDS), cpuUs});
+        for (String name : callerNames) {
+          String pair = name + " -> " + path;
+          callers.put(pair, ProbeCalls.caller(name, relays.uri(path), client, codec, bus));
+          relayOf.put(pair, relays.process(path));
+          ProbeCalls.run(callers.get(pair), blob, clients, seconds); // warm-up
+          rounds.put(pair, new ArrayList<>());
         }
       }
+      // the pairs take turns, so that a slower stretch of the machine falls on each of them
+      for (int round = 0; round < ROUNDS; round++) {
+        for (Map.Entry<String, ProbeCalls.Caller> e : callers.entrySet()) {
+          Duration before = cpu(relayOf.get(e.getKey()));
+          long calls = ProbeCalls.run(e.getValue(), blob, clients, seconds / ROUNDS);
+          double cpuUs = cpu(relayOf.get(e.getKey())).minus(before).toNanos() / 1e3 / calls;
+          rounds.get(e.getKey()).add(new double[] {calls / (double) (seconds / ROUNDS), cpuUs});
+        }
+      }
+    } finally {
+      bus.shutdown(true);
     }
     for (Map.Entry<String, List<double[]>> e : rounds.entrySet()) {
-      System.out.printf("%-13s %8d B  %2d clients: %8.0f calls/s, relay CPU %6.1f us a call"
-          + " (rounds: %s)%n", e.getKey(), size, clients, median(e.getValue(), 0),
-          median(e.getValue(), 1), e.getValue().stream()
+      System.out.printf("%-22s %8d B  %2d clients: %8.0f calls/s, relay CPU %6.1f us a call"
+          + " (rounds: %s)%n", e.getKey(), size, clients, ProbeCalls.median(e.getValue(), 0),
+          ProbeCalls.median(e.getValue(), 1), e.getValue().stream()
               .map(r -> String.format("%.1f", r[1])).toList());
     }
-  }
-
-  private static double median(List<double[]> rounds, int column) {
-    double[] v = rounds.stream().mapToDouble(r -> r[column]).sorted().toArray();
-    return v[v.length / 2];
-  }
-
-  /** {@code clients} threads calling for {@code seconds}; returns the calls made. */
-  private static long run(SoapClient client, SoapCodec codec, URI uri, ByteString blob,
-      int clients, int seconds) throws Exception {
-    AtomicBoolean stop = new AtomicBoolean();
-    AtomicLong calls = new AtomicLong();
-    List<Thread> threads = new ArrayList<>();
-    List<Exception> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
-    for (int i = 0; i < clients; i++) {
-      threads.add(Thread.ofPlatform().start(() -> {
-        try {
-          while (!stop.get()) {
-            BrokerOverheadBenchmark.call(client, codec, uri, blob);
-            calls.incrementAndGet();
-          }
-        } catch (IOException | RuntimeException e) {
-          failures.add(e);
-        }
-      }));
-    }
-    Thread.sleep(seconds * 1000L);
-    stop.set(true);
-    for (Thread t : threads) {
-      t.join();
-    }
-    if (!failures.isEmpty()) {
-      throw new IllegalStateException("calls through " + uri + " failed", failures.get(0));
-    }
-    return calls.get();
   }
 
   /** CPU time of {@code p} and its descendants (nginx's workers), or zero for none. */
