@@ -7,6 +7,7 @@ import dev.ferry.client.internal.ReplyHandler;
 import dev.ferry.soap.Message;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
+import dev.ferry.tracing.internal.SoapSpans;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -19,11 +20,14 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import javax.xml.namespace.QName;
 
 /**
  * One {@link Exchange}'s side toward its backend: the members its request may try
@@ -33,16 +37,16 @@ import java.util.List;
  * one; if the member fails in a way that lets the request move, it goes to the next member. A
  * streamed request goes to the first member that takes a connection (one that refuses has seen
  * no byte) and, once a byte went, is never sent again.
+ *
+ * <p>Each member tried is an attempt, a client span (when the broker traces) under the
+ * exchange's server span, whose context goes to the member; a retry on a new connection to the
+ * same member is the same attempt, a move to the next member a new one.
  */
 final class BackendLeg {
   /** The chunks a streamed request goes to its backend in. */
   private static final int CHUNK_BYTES = 64 * 1024;
-  /**
-   * The W3C trace context and baggage: passed on to the backend as they came, so that a trace
-   * crosses the broker (whose own spans are not made yet) with its parent links whole.
-   */
-  private static final List<String> TRACE_HEADERS = List.of("traceparent", "tracestate",
-      "baggage");
+  private static final AtomicReferenceFieldUpdater<BackendLeg, Context> ATTEMPT =
+      AtomicReferenceFieldUpdater.newUpdater(BackendLeg.class, Context.class, "attempt");
 
   /** What goes to the backend: a held request's bytes and their Content-Type. */
   record Outgoing(String contentType, ByteBuf bytes) {}
@@ -59,6 +63,12 @@ final class BackendLeg {
   private Outgoing retry;
   /** Whether the held request was sent again on a new connection to the same member. */
   private boolean staleRetried;
+  /** The client span of the member being tried, until it ends; null when not traced. */
+  private volatile Context attempt;
+  /** The bytes of the request sent to the member being tried: a held one's. */
+  private volatile long requestBytes;
+  /** The stream a streamed request goes out through: it counts its bytes. */
+  private volatile MemberOutput sending;
 
   BackendLeg(Exchange x) {
     this.x = x;
@@ -74,6 +84,7 @@ final class BackendLeg {
   /** Sends a held request to its member on a pooled connection, keeping it for a retry. */
   void sendHeld(Outgoing out) {
     retry = out; // kept until the reply is judged
+    begin(attempts.current());
     send(x.set.connections(x.route).acquire(attempts.current().origin, x.loop));
   }
 
@@ -93,6 +104,7 @@ final class BackendLeg {
       }
       attach(ch, m);
       ByteBuf bytes = out.bytes().retainedDuplicate();
+      requestBytes = bytes.readableBytes();
       HttpHeaders h = headers(out.contentType(), m.url());
       h.setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.readableBytes());
       ch.writeAndFlush(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
@@ -143,6 +155,7 @@ final class BackendLeg {
     x.cx.metrics().retried(x.route.name());
     detach();
     x.reply.forget();
+    begin(next);
     send(x.set.connections(x.route).acquire(next.origin, x.loop));
     return true;
   }
@@ -155,6 +168,7 @@ final class BackendLeg {
     Backends.Backend m = attempts.current();
     ChannelFuture f;
     while (true) {
+      begin(m);
       f = x.set.connections(x.route).acquire(m.origin, x.loop);
       try {
         f.await();
@@ -166,6 +180,7 @@ final class BackendLeg {
         break;
       }
       ConnectException failure = HttpForms.connectFailure(f.cause());
+      end(0, 0, null, failure);
       m = attempts.failover("cannot connect: " + failure.getMessage(), false);
       if (m == null) {
         throw failure;
@@ -181,6 +196,7 @@ final class BackendLeg {
     f.channel().writeAndFlush(new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
         HttpForms.target(m.url()), h));
     MemberOutput sent = new MemberOutput(out);
+    sending = sent;
     payload.writeTo(sent);
     sent.close();
     requestSent = true;
@@ -201,12 +217,7 @@ final class BackendLeg {
     if (x.soapAction != null) {
       h.set("SOAPAction", SoapBinding.soapActionHeader(x.soapAction));
     }
-    for (String name : TRACE_HEADERS) {
-      String value = x.request.headers().get(name);
-      if (value != null) {
-        h.set(name, value);
-      }
-    }
+    x.cx.tracing().writeTo(h, attempt, x.request.headers());
     String identityHeader = x.route.policy().identityHeader();
     if (identityHeader != null && CallerRequest.of(x.request) != null) {
       h.set(identityHeader, CallerRequest.of(x.request).getName());
@@ -265,6 +276,36 @@ final class BackendLeg {
     if (retry != null) {
       retry.bytes().release();
       retry = null;
+    }
+  }
+
+  /** Starts the attempt on {@code m}: its client span, if the exchange has a server span. */
+  private void begin(Backends.Backend m) {
+    sending = null;
+    requestBytes = 0;
+    Context server = x.traced;
+    if (server != null) {
+      Context a = x.cx.tracing().startClient(server, m.url(), x.service, x.operation);
+      SoapSpans.message(Span.fromContext(a), x.version, -1);
+      attempt = a;
+    }
+  }
+
+  /** Whether an attempt's span is open. */
+  boolean attemptOpen() {
+    return attempt != null;
+  }
+
+  /**
+   * Ends the span of the member being tried, once: its reply's status ({@code 0}: none), the
+   * bytes of it that came, the code of its fault, or what failed.
+   */
+  void end(int status, long replyBytes, QName faultCode, Throwable failure) {
+    Context a = ATTEMPT.getAndSet(this, null);
+    if (a != null) {
+      MemberOutput out = sending;
+      SoapSpans.endClient(Span.fromContext(a), status, out != null ? out.written()
+          : requestBytes, replyBytes, faultCode, failure);
     }
   }
 

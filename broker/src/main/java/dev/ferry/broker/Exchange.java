@@ -13,6 +13,7 @@ import dev.ferry.soap.MessageBuffer;
 import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapVersion;
+import dev.ferry.tracing.internal.SoapSpans;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -30,6 +31,9 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -38,6 +42,7 @@ import java.security.Principal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import javax.xml.namespace.QName;
 
 /**
  * One request through the broker and its reply: the one path every request takes, whatever its
@@ -59,6 +64,10 @@ import java.util.Set;
  * failure resets the caller's connection, so the caller always sees a broken transfer, never a
  * clean end of a short message (HTTP/1.0 callers too). A caller is answered only once its
  * request came to its end (the rest of a refused one is dropped, up to a bound).
+ *
+ * <p>When the broker traces, a SOAP POST is a server span, a child of the context the caller
+ * sent, named after the Body's element once a route took it; each member tried is a client
+ * span under it ({@link BackendLeg}). When it does not, no span or context is made.
  */
 final class Exchange {
   /** Room kept before a held request's bytes for a grown envelope to splice into. */
@@ -114,6 +123,16 @@ final class Exchange {
   long bytesOut;
   boolean finished;
 
+  /** The server span's context; null when not traced. */
+  volatile Context traced;
+  /** The operation, as the client spans name it: the Body element's namespace and name. */
+  volatile String service;
+  volatile String operation;
+  /** The code of the fault answered, for the server span (set only when traced). */
+  volatile QName faultCode;
+  /** What cut the exchange short, for the server span (set only when traced). */
+  private Throwable failure;
+
   Exchange(BrokerContext cx, CallerHandler caller, ChannelHandlerContext ctx, HttpRequest request) {
     this.cx = cx;
     this.caller = caller;
@@ -148,6 +167,9 @@ final class Exchange {
     if (!HttpMethod.POST.equals(method)) {
       notAllowed("SOAP endpoints take POST (or GET ?wsdl)");
       return;
+    }
+    if (cx.tracing().on()) {
+      traced = cx.tracing().startServer(request.headers(), path, cx.scheme(), remoteHost());
     }
     String coding = HttpForms.unknownTransferCoding(request.headers());
     if (coding != null) { // RFC 9112: not read as if it were the message
@@ -309,6 +331,7 @@ final class Exchange {
         return;
       }
       route = r;
+      named(message);
       if (r.fault() != null) {
         fault(r.fault().toFault(version));
         return;
@@ -345,6 +368,32 @@ final class Exchange {
     Payload payload = copy.wrap(message.toPayload());
     return new BackendLeg.Outgoing(payload.contentType(),
         HeldBytes.written(ctx.alloc(), payload, heldBytes + HEADROOM));
+  }
+
+  /**
+   * Names the operation a route took, if traced: the Body's element (namespace and local name),
+   * else the request's wsa:Action or SOAPAction. Read from the envelope's index, never built.
+   */
+  private void named(Message message) {
+    Context t = traced;
+    if (t == null) {
+      return;
+    }
+    QName element = message.buffer().bodyElement();
+    if (element != null) {
+      service = element.getNamespaceURI();
+      operation = element.getLocalPart();
+    } else {
+      String action = message.addressing().action();
+      operation = action != null ? action : soapAction;
+    }
+    SoapSpans.operation(Span.fromContext(t), service, operation);
+  }
+
+  /** The caller's address, as the server span names it. */
+  private String remoteHost() {
+    return ctx.channel().remoteAddress() instanceof InetSocketAddress a
+        ? a.getAddress().getHostAddress() : null;
   }
 
   /**
@@ -424,6 +473,7 @@ final class Exchange {
         return;
       }
       route = r;
+      named(message);
       if (r.fault() != null) {
         onLoop(() -> fault(r.fault().toFault(version)));
         return;
@@ -452,6 +502,7 @@ final class Exchange {
       copy.discard();
       IOException io = e instanceof IOException x ? x : new IOException(e.toString(), e);
       onLoop(() -> {
+        leg.end(0, 0, null, io);
         leg.detach(); // the cause is this failure, not the close
         if (io instanceof MemberOutput.Failed && !finished) {
           leg.attempts.failed("sending the request failed: " + io.getCause());
@@ -553,6 +604,9 @@ final class Exchange {
       return;
     }
     bytesOut = envelope.length;
+    if (traced != null) {
+      faultCode = fault.code();
+    }
     respond(HttpForms.fault(request.protocolVersion(), status, envelope,
         SoapBinding.contentType(fault.version()), retryAfter), status, "fault: "
         + fault.reason());
@@ -627,6 +681,9 @@ final class Exchange {
    * whatever its framing, never a clean end of a message cut short.
    */
   void abortCaller(String why) {
+    if (traced != null) {
+      failure = new IOException(why);
+    }
     finish(answered ? 200 : 502, why);
     if (ctx.channel().isActive()) {
       ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
@@ -669,9 +726,29 @@ final class Exchange {
     cx.metrics().finished(r == null ? BrokerMetrics.NONE : r.name(), status, nanos, bytesIn,
         bytesOut, admitted);
     Backends.Backend m = leg.member;
-    AccessLog.line(ctx.channel().remoteAddress(), request.method().name(), request.uri(),
-        status, bytesIn, bytesOut, nanos, m == null ? null : m.label, why);
+    Context t = traced;
+    if (t == null) {
+      AccessLog.line(ctx.channel().remoteAddress(), request.method().name(), request.uri(),
+          status, bytesIn, bytesOut, nanos, m == null ? null : m.label, why);
+    } else {
+      endSpans(t, status, why);
+      try (Scope s = t.makeCurrent()) { // the line carries the trace and span ids
+        AccessLog.line(ctx.channel().remoteAddress(), request.method().name(), request.uri(),
+            status, bytesIn, bytesOut, nanos, m == null ? null : m.label, why);
+      }
+    }
     set.leave(); // the last exchange of a reloaded-away set closes it
+  }
+
+  /** Ends the member's span if it is still open (the caller went away), then the server's. */
+  private void endSpans(Context t, int status, String why) {
+    if (leg.attemptOpen()) {
+      leg.end(reply.status(), reply.received(), null, reply.started() ? null
+          : new IOException("the exchange ended before the member answered: " + why));
+    }
+    Span span = Span.fromContext(t);
+    SoapSpans.message(span, version, -1);
+    SoapSpans.endServer(span, status, bytesIn, bytesOut, faultCode, failure);
   }
 
   private void onLoop(Runnable task) {

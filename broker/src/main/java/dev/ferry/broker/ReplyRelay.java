@@ -23,6 +23,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
+import javax.xml.namespace.QName;
 
 /**
  * The reply of one {@link Exchange}'s backend, relayed to its caller, on the loop. It is not
@@ -44,6 +45,8 @@ final class ReplyRelay implements ReplyHandler.Listener {
   private boolean ended;
   private boolean streaming;
   private boolean backendPaused;
+  /** The bytes of the reply that came from the member being tried. */
+  private long received;
 
   ReplyRelay(Exchange x) {
     this.x = x;
@@ -53,6 +56,16 @@ final class ReplyRelay implements ReplyHandler.Listener {
   /** Whether a head of a reply came from the member being tried. */
   boolean started() {
     return head != null;
+  }
+
+  /** The status of the reply of the member being tried, or 0 before its head came. */
+  int status() {
+    return head == null ? 0 : head.status().code();
+  }
+
+  /** The bytes of the reply of the member being tried that came. */
+  long received() {
+    return received;
   }
 
   /** Whether the reply is dropped as it comes (it will not go back). */
@@ -75,6 +88,7 @@ final class ReplyRelay implements ReplyHandler.Listener {
             : type) + ", not SOAP";
         Exchange.LOG.log(System.Logger.Level.WARNING, "the backend " + x.leg.member.label
             + " " + why);
+        x.leg.end(status, 0, null, null);
         if (x.leg.failover(why, true)) {
           return;
         }
@@ -91,6 +105,7 @@ final class ReplyRelay implements ReplyHandler.Listener {
     if (!x.streamedRequest()) {
       x.copy.complete(); // a streamed request's copy completes when it was sent whole
     }
+    received = 0;
     length = HttpUtil.getContentLength(reply, -1L);
     head = new DefaultHttpResponse(x.request.protocolVersion(), reply.status());
     if (type != null) {
@@ -112,6 +127,7 @@ final class ReplyRelay implements ReplyHandler.Listener {
       }
       return;
     }
+    received += bytes.readableBytes();
     if (streaming) {
       relay(bytes, last);
       return;
@@ -185,12 +201,20 @@ final class ReplyRelay implements ReplyHandler.Listener {
    */
   private boolean judgedAndMoved() {
     int status = head.status().code();
-    if (status >= 500 && ReplyFault.blamesService(x.cx.codec(), held)) {
+    String code = status >= 500 ? ReplyFault.localCode(x.cx.codec(), held) : null;
+    QName traced = code != null && x.traced != null
+        ? new QName(x.version.receiverFaultCode().getNamespaceURI(), code) : null;
+    if (status >= 500 && ReplyFault.blamesService(code)) {
+      x.leg.end(status, received, traced, null); // the member's part ends here either way
       if (x.leg.failover("answered a Receiver fault (HTTP " + status + ")", true)) {
         return true;
       }
     } else {
       x.leg.attempts.succeeded();
+    }
+    x.faultCode = traced;
+    if (ended) {
+      x.leg.end(status, received, traced, null);
     }
     x.leg.dropRetry();
     return false;
@@ -215,6 +239,7 @@ final class ReplyRelay implements ReplyHandler.Listener {
       return;
     }
     x.leg.done(true);
+    x.leg.end(head.status().code(), received, null, null);
     ChannelFuture written = ctx.writeAndFlush(new DefaultLastHttpContent(bytes.retain()));
     x.finish(head.status().code(), null);
     written.addListener(f -> x.replied(f.isSuccess()));
@@ -247,8 +272,11 @@ final class ReplyRelay implements ReplyHandler.Listener {
   @Override
   public void failed(IOException cause) {
     BackendLeg leg = x.leg;
-    if (leg.retried(cause) || leg.failover(BackendLeg.describe(cause),
-        !(cause instanceof java.net.ConnectException))) {
+    if (leg.retried(cause)) {
+      return;
+    }
+    leg.end(status(), received, null, cause);
+    if (leg.failover(BackendLeg.describe(cause), !(cause instanceof java.net.ConnectException))) {
       return;
     }
     leg.dropRetry();
@@ -276,6 +304,7 @@ final class ReplyRelay implements ReplyHandler.Listener {
   /** Drops what came of a reply that will not go back (its member failed). */
   void forget() {
     head = null;
+    received = 0;
     ended = false;
     discard = false;
     release();

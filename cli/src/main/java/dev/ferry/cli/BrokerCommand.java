@@ -75,6 +75,7 @@ final class BrokerCommand implements Callable<Integer> {
     try (Telemetry telemetry = Telemetry.start("ferry-broker");
         Broker broker = Broker.builder().host(listen.host).port(listen.port).codec(limits.codec())
         .routes(routes).tls(security.settings(spec)).authenticator(security.authenticator(spec))
+        .openTelemetry(telemetry.openTelemetry())
         .options(BrokerOptions.builder().drainDelay(drain.delay).drainTimeout(drain.timeout)
             .build())
         .build()
