@@ -627,8 +627,8 @@ final class Exchange {
 
   /**
    * {@code /health}, the probes and {@code /metrics}: GET only. Readiness fails while the broker
-   * drains; liveness and startup hold while it answers at all (its routes are read before it
-   * listens).
+   * drains, and while every member of a group that gates readiness is suspended; liveness and
+   * startup hold while it answers at all (its routes are read before it listens).
    */
   private void own(HttpMethod method) {
     whenRequestRead(() -> ownNow(method));
@@ -641,9 +641,14 @@ final class Exchange {
     }
     HttpVersion v = request.protocolVersion();
     FullHttpResponse out = path.equals("/metrics") ? HttpForms.metrics(v, cx.metrics().scrape())
-        : HttpForms.health(v, path.equals("/health/ready") && cx.draining() ? "draining" : null);
+        : HttpForms.health(v, path.equals("/health/ready") ? unready() : null);
     bytesOut = out.content().readableBytes();
     respond(out, out.status().code(), null);
+  }
+
+  /** Why the broker is not ready, or null. */
+  private String unready() {
+    return cx.draining() ? "draining" : set.unready();
   }
 
   /** Counts the exchange, then writes {@code out}, the whole answer. */

@@ -22,6 +22,7 @@ import java.util.Map;
  *     suspend: {initial: 1s, factor: 2, max: 60s, failures: 1}   # or: never
  *     check: {every: 5s, path: /health, timeout: 2s}   # optional active checks
  *     timeout: 10s                  # optional: the members' own timeout
+ *     gatesReadiness: true          # optional: not ready while every member is suspended
  * routes:
  *   - path: /echo         # the path the caller posts to (exact)
  *     name: echo          # optional: the route's name in metrics and logs

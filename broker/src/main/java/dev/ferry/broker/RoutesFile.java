@@ -24,7 +24,7 @@ final class RoutesFile {
   private static final Set<String> XSLT_KEYS = Set.of("request");
   private static final Set<String> CALLER_LIMIT_KEYS = Set.of("inFlight", "rate", "burst");
   private static final Set<String> GROUP_KEYS = Set.of("balance", "members", "suspend", "check",
-      "timeout");
+      "timeout", "gatesReadiness");
   private static final Set<String> MEMBER_KEYS = Set.of("url", "weight");
   private static final Set<String> SUSPEND_KEYS = Set.of("initial", "factor", "max", "failures");
   private static final Set<String> CHECK_KEYS = Set.of("every", "path", "timeout");
@@ -150,7 +150,8 @@ final class RoutesFile {
     for (Object m : members) {
       b.member(member(g, m));
     }
-    b.suspension(suspension(g)).check(check(g)).timeout(g.duration("timeout", null));
+    b.suspension(suspension(g)).check(check(g)).timeout(g.duration("timeout", null))
+        .gatesReadiness(g.bool("gatesReadiness", false));
     try {
       return b.build();
     } catch (IllegalStateException | IllegalArgumentException e) {

@@ -86,12 +86,29 @@ public final class HttpForms {
   /** A probe's answer: UP, or DOWN (503) for {@code downReason}; never cached. */
   public static FullHttpResponse health(HttpVersion version, String downReason) {
     boolean down = downReason != null;
-    String json = down ? "{\"status\":\"DOWN\",\"reason\":\"" + downReason + "\"}\n"
+    String json = down ? "{\"status\":\"DOWN\",\"reason\":\"" + jsonText(downReason)
+        + "\"}\n"
         : "{\"status\":\"UP\"}\n";
     FullHttpResponse out = whole(version, down ? HttpResponseStatus.SERVICE_UNAVAILABLE
         : HttpResponseStatus.OK, json.getBytes(StandardCharsets.UTF_8), "application/json");
     out.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
     return out;
+  }
+
+  /** {@code text} as the inside of a JSON string: quotes, backslashes and controls escaped. */
+  private static String jsonText(String text) {
+    StringBuilder b = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '"' || c == '\\') {
+        b.append('\\').append(c);
+      } else if (c < 0x20) {
+        b.append(String.format("\\u%04x", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    return b.toString();
   }
 
   /** The meters in the Prometheus text format. */
