@@ -1,13 +1,20 @@
 package dev.ferry.broker;
 
+import dev.ferry.broker.internal.HeldBytes;
 import dev.ferry.broker.internal.HttpForms;
+import dev.ferry.bytes.ByteString;
 import dev.ferry.client.internal.ChannelOutputStream;
 import dev.ferry.client.internal.ReplyHandler;
 import dev.ferry.mime.MediaType;
 import dev.ferry.soap.Fault;
+import dev.ferry.soap.FaultException;
+import dev.ferry.soap.Message;
+import dev.ferry.soap.MessageBuffer;
+import dev.ferry.soap.Payload;
 import dev.ferry.soap.SoapBinding;
 import dev.ferry.soap.SoapVersion;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -33,7 +40,9 @@ import javax.xml.namespace.QName;
  * one streams, the backend's reading paused while the caller is slow to take it. Neither goes
  * back before the request came to its end. What cannot be relayed (a reply that is not SOAP, a
  * member failing) moves the request to another member where {@link BackendLeg} may, else ends
- * the exchange with a fault, or, once bytes of the reply went back, a reset.
+ * the exchange with a fault, or, once bytes of the reply went back, a reset. A route with a
+ * reply stylesheet ({@link Route#replyTransform}) has its 200 replies read whole (up to
+ * {@code holdBytes}), transformed on the loop, and sent back with their new length.
  */
 final class ReplyRelay implements ReplyHandler.Listener {
   private final Exchange x;
@@ -153,18 +162,64 @@ final class ReplyRelay implements ReplyHandler.Listener {
     if (judgedAndMoved()) {
       return;
     }
-    if (ended) {
-      sendWhole();
+    RouteTransform t = x.route.replyTransform();
+    if (t != null && head.status().code() == 200) {
+      transform(t);
+    } else if (ended) {
+      CompositeByteBuf body = held;
+      held = null;
+      sendWhole(body);
     } else {
       startStreaming();
       callerWritable();
     }
   }
 
-  /** Sends a reply held whole, with its length, in one write. */
-  private void sendWhole() {
+  /**
+   * Sends the reply held whole, its payload transformed by {@code t}, or a Receiver fault if it
+   * cannot be: longer than {@code holdBytes}, not readable as SOAP, or the stylesheet failed.
+   */
+  private void transform(RouteTransform t) {
+    SoapVersion v = x.version;
+    if (!ended) { // past holdBytes: a stylesheet needs the reply whole
+      IOException tooLong = new IOException("the reply is over " + x.cx.options().holdBytes()
+          + " bytes");
+      x.leg.end(head.status().code(), received, null, tooLong);
+      x.leg.detach(); // the rest is not read
+      discard = true;
+      release();
+      x.fault(Fault.of(v, v.receiverFaultCode(), "the reply of the service behind "
+          + x.route.path() + " is over " + x.cx.options().holdBytes() + " bytes, the most the"
+          + " route's reply transformation reads (BrokerOptions.holdBytes)"));
+      return;
+    }
     CompositeByteBuf body = held;
     held = null;
+    byte[] bytes = ByteBufUtil.getBytes(body);
+    body.release();
+    MediaType type = HttpForms.mediaType(head.headers().get(HttpHeaderNames.CONTENT_TYPE));
+    try (MessageBuffer buffer = x.cx.codec().read(ByteString.takeOwnership(bytes, 0,
+        bytes.length), type)) {
+      Message reply = buffer.toMessage();
+      t.apply(reply, x.route);
+      Payload p = reply.toPayload();
+      ByteBuf out = HeldBytes.written(ctx.alloc(), p, bytes.length + 256);
+      head.headers().set(HttpHeaderNames.CONTENT_TYPE, p.contentType());
+      sendWhole(out);
+    } catch (FaultException e) {
+      Fault f = e.fault();
+      x.fault(f.code().equals(v.senderFaultCode()) // the reply's Body is the service's
+          ? Fault.of(v, v.receiverFaultCode(), "the reply of the service behind "
+              + x.route.path() + " cannot be transformed: " + f.reason()) : f);
+    } catch (IOException | RuntimeException e) {
+      x.log(e instanceof IOException io ? io : new IOException(e.toString(), e));
+      x.fault(Fault.of(v, v.receiverFaultCode(), "the service behind " + x.route.path()
+          + " answered a reply that cannot be read"));
+    }
+  }
+
+  /** Sends a reply held whole, {@code body}, with its length, in one write. */
+  private void sendWhole(ByteBuf body) {
     FullHttpResponse out = new DefaultFullHttpResponse(x.request.protocolVersion(),
         head.status(), body, head.headers(), EmptyHttpHeaders.INSTANCE);
     x.bytesOut = body.readableBytes();
