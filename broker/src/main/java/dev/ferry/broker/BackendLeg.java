@@ -301,6 +301,9 @@ final class BackendLeg {
    * bytes of it that came, the code of its fault, or what failed.
    */
   void end(int status, long replyBytes, QName faultCode, Throwable failure) {
+    if (attempt == null) {
+      return; // not traced (or ended): not even the atomic swap
+    }
     Context a = ATTEMPT.getAndSet(this, null);
     if (a != null) {
       MemberOutput out = sending;
