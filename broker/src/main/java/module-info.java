@@ -1,6 +1,7 @@
 /** The copy-and-forward SOAP broker: routes, forwarding, audit copies. */
 module dev.ferry.broker {
   requires transitive dev.ferry.client;
+  requires transitive dev.ferry.tracing;
   requires transitive micrometer.core;
   requires transitive micrometer.registry.prometheus;
   requires io.netty.buffer;

@@ -106,6 +106,7 @@ public final class BackendGroup {
   private final Suspension suspension;
   private final HealthCheck check;
   private final Duration timeout;
+  private final boolean gatesReadiness;
 
   private BackendGroup(Builder b) {
     this.name = b.name;
@@ -114,6 +115,7 @@ public final class BackendGroup {
     this.suspension = b.suspension;
     this.check = b.check;
     this.timeout = b.timeout;
+    this.gatesReadiness = b.gatesReadiness;
   }
 
   public static Builder builder(String name) {
@@ -153,6 +155,15 @@ public final class BackendGroup {
     return timeout;
   }
 
+  /**
+   * Whether the broker is not ready ({@code /health/ready} answers 503) while every member of
+   * the group is suspended, so that a load balancer sends callers to a replica whose members
+   * are up.
+   */
+  public boolean gatesReadiness() {
+    return gatesReadiness;
+  }
+
   @Override
   public String toString() {
     return "BackendGroup[" + name + ", " + balance + ", " + members.size() + " members]";
@@ -166,6 +177,7 @@ public final class BackendGroup {
     private Suspension suspension = Suspension.DEFAULT;
     private HealthCheck check;
     private Duration timeout;
+    private boolean gatesReadiness;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name);
@@ -209,6 +221,15 @@ public final class BackendGroup {
     }
 
     /**
+     * Makes the broker not ready while every member is suspended (default false: readiness
+     * ignores the members' health).
+     */
+    public Builder gatesReadiness(boolean gates) {
+      this.gatesReadiness = gates;
+      return this;
+    }
+
+    /**
      * @throws IllegalStateException with no member, more than {@link #MAX_MEMBERS}, or the same
      *     URL twice
      */
@@ -219,6 +240,10 @@ public final class BackendGroup {
       }
       if (members.stream().map(Member::url).distinct().count() != members.size()) {
         throw new IllegalStateException("the group " + name + " names a member twice");
+      }
+      if (gatesReadiness && suspension == null) {
+        throw new IllegalStateException("the group " + name + " gates readiness, but its members"
+            + " are never suspended (suspend: never)");
       }
       return new BackendGroup(this);
     }

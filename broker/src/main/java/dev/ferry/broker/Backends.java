@@ -132,6 +132,16 @@ final class Backends {
     return members[i];
   }
 
+  /** Whether every member is suspended now. */
+  boolean allSuspended() {
+    for (Backend b : members) {
+      if (b.health.available()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The seconds until the first suspended member comes back (at least 1). */
   long secondsUntilOneReturns() {
     long least = Long.MAX_VALUE;

@@ -1,5 +1,6 @@
 package dev.ferry.broker;
 
+import dev.ferry.broker.internal.ExchangeTracing;
 import dev.ferry.client.SoapClient;
 import dev.ferry.client.internal.HttpConnections;
 import dev.ferry.client.internal.NettyTls;
@@ -21,6 +22,7 @@ import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -56,6 +58,7 @@ public final class Broker implements AutoCloseable {
   private final BrokerMetrics metrics;
   private final SoapClient auditClient;
   private final Audit audit;
+  private final ExchangeTracing tracing;
   private final AtomicInteger connections = new AtomicInteger();
   private final ChannelGroup callers = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private final AtomicBoolean draining = new AtomicBoolean();
@@ -74,6 +77,7 @@ public final class Broker implements AutoCloseable {
     }
     this.auditClient = SoapClient.builder().codec(b.codec).timeout(b.routes.timeout()).build();
     this.audit = new Audit(auditClient);
+    this.tracing = ExchangeTracing.of(b.openTelemetry);
   }
 
   public static Builder builder() {
@@ -105,7 +109,7 @@ public final class Broker implements AutoCloseable {
     InetSocketAddress at = (InetSocketAddress) listener.localAddress();
     context = new BrokerContext(config.codec, routeSet, config.options, metrics, audit,
         new AtomicInteger(), (tls == null ? "http" : "https") + "://" + hostForUrl(config.host)
-        + ":" + at.getPort(), draining);
+        + ":" + at.getPort(), draining, tracing);
     return this;
   }
 
@@ -284,8 +288,23 @@ public final class Broker implements AutoCloseable {
     private TlsSettings tls;
     private Authenticator authenticator;
     private io.micrometer.core.instrument.MeterRegistry meterRegistry;
+    private OpenTelemetry openTelemetry;
 
     private Builder() {}
+
+    /**
+     * Where the broker's spans go: a server span per exchange, a child of the context the
+     * caller sent ({@code traceparent}, {@code tracestate}, {@code baggage}), and a client span
+     * per member tried as its child, whose context goes to the member (see
+     * {@code dev.ferry.tracing.SoapAttributes}). Null (the default): {@code GlobalOpenTelemetry}
+     * as an SDK or the Java agent registered it before {@link #build}. An OpenTelemetry that
+     * traces nothing (the API's no-op) makes the broker do no trace work at all: the caller's
+     * trace headers then go to the member as they came.
+     */
+    public Builder openTelemetry(OpenTelemetry otel) {
+      this.openTelemetry = otel;
+      return this;
+    }
 
     /**
      * Registers every meter ({@code ferry.broker.*}) in {@code registry} too, such as Spring

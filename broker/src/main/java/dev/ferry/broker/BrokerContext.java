@@ -1,5 +1,6 @@
 package dev.ferry.broker;
 
+import dev.ferry.broker.internal.ExchangeTracing;
 import dev.ferry.soap.SoapCodec;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -9,11 +10,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * What every exchange of one broker shares: the codec requests are read with, the current
  * {@link RouteSet} (routes, changes, backends and their connections; an exchange takes the one
  * current when it starts), the settings, the meters, the audit copies, the count of exchanges
- * being forwarded (the admission limit's), and whether the broker is draining.
+ * being forwarded (the admission limit's), whether the broker is draining, and its spans.
  */
 record BrokerContext(SoapCodec codec, AtomicReference<RouteSet> routeSet, BrokerOptions options,
     BrokerMetrics metrics, Audit audit, AtomicInteger slots, String localAddress,
-    AtomicBoolean stopping) {
+    AtomicBoolean stopping, ExchangeTracing tracing) {
 
   /**
    * Whether the broker is draining: readiness fails, and each connection closes once its
@@ -56,5 +57,10 @@ record BrokerContext(SoapCodec codec, AtomicReference<RouteSet> routeSet, Broker
   String address() {
     return options.publicAddress() != null
         ? options.publicAddress().toString().replaceAll("/+$", "") : localAddress;
+  }
+
+  /** {@code http} or {@code https}: how callers reach the broker. */
+  String scheme() {
+    return localAddress.startsWith("https:") ? "https" : "http";
   }
 }

@@ -16,14 +16,25 @@ final class MemberOutput extends FilterOutputStream {
     }
   }
 
+  private long written;
+
   MemberOutput(OutputStream out) {
     super(out);
+  }
+
+  /**
+   * The bytes written so far: read on the event loop once the member answered, after the
+   * writes (each went to the loop as a task, which orders them before).
+   */
+  long written() {
+    return written;
   }
 
   @Override
   public void write(int b) throws IOException {
     try {
       out.write(b);
+      written++;
     } catch (IOException e) {
       throw new Failed(e);
     }
@@ -33,6 +44,7 @@ final class MemberOutput extends FilterOutputStream {
   public void write(byte[] b, int off, int len) throws IOException {
     try {
       out.write(b, off, len);
+      written += len;
     } catch (IOException e) {
       throw new Failed(e);
     }

@@ -25,16 +25,28 @@ final class ReplyFault {
 
   /** Whether the reply whose first bytes are {@code held} blames the service. */
   static boolean blamesService(SoapCodec codec, ByteBuf held) {
+    return blamesService(localCode(codec, held));
+  }
+
+  /** Whether a reply whose fault code's local name is {@code local} blames the service. */
+  static boolean blamesService(String local) {
+    if (local == null) {
+      return true;
+    }
+    int dot = local.indexOf('.'); // SOAP 1.1's dotted codes: Client.Authentication
+    return !CALLERS.contains(dot < 0 ? local : local.substring(0, dot));
+  }
+
+  /**
+   * The local name of the fault code in the reply whose first bytes are {@code held} (such as
+   * {@code Server} or {@code Client.Authentication}), or null if none is found there.
+   */
+  static String localCode(SoapCodec codec, ByteBuf held) {
     int n = Math.min(held.readableBytes(), MAX_BYTES);
     byte[] bytes = new byte[n];
     held.getBytes(held.readerIndex(), bytes);
     String code = code(codec, ByteString.takeOwnership(bytes, 0, n));
-    if (code == null) {
-      return true;
-    }
-    String local = code.substring(code.indexOf(':') + 1).strip();
-    int dot = local.indexOf('.'); // SOAP 1.1's dotted codes: Client.Authentication
-    return !CALLERS.contains(dot < 0 ? local : local.substring(0, dot));
+    return code == null ? null : code.substring(code.indexOf(':') + 1).strip();
   }
 
   /**

@@ -28,6 +28,7 @@ public final class Route {
   private final RouteFault fault;
   private final RouteLimits limits;
   private final RouteTransform transform;
+  private final RouteTransform replyTransform;
   private final String audit;
   private final boolean alwaysSetTo;
   private final RoutePolicy policy;
@@ -40,6 +41,7 @@ public final class Route {
     this.fault = b.fault;
     this.limits = b.limits;
     this.transform = b.transform;
+    this.replyTransform = b.replyTransform;
     this.audit = b.audit;
     this.alwaysSetTo = b.alwaysSetTo;
     this.policy = b.policy;
@@ -66,6 +68,7 @@ public final class Route {
     b.fault = fault;
     b.limits = limits;
     b.transform = transform;
+    b.replyTransform = replyTransform;
     b.audit = audit;
     b.alwaysSetTo = alwaysSetTo;
     b.policy = policy;
@@ -147,6 +150,14 @@ public final class Route {
     return transform;
   }
 
+  /**
+   * The stylesheet applied to the payload of the backend's reply (one answered 200, read whole)
+   * before it goes back, or null.
+   */
+  public RouteTransform replyTransform() {
+    return replyTransform;
+  }
+
   /** Where the audit copy goes (a directory or an http(s) URL), or null. */
   public String audit() {
     return audit;
@@ -181,6 +192,7 @@ public final class Route {
     private RouteFault fault;
     private RouteLimits limits = RouteLimits.NONE;
     private RouteTransform transform;
+    private RouteTransform replyTransform;
     private String audit;
     private boolean alwaysSetTo;
     private RoutePolicy policy = RoutePolicy.NONE;
@@ -246,6 +258,16 @@ public final class Route {
     /** The stylesheet applied to each request's payload (null: none). */
     public Builder transform(RouteTransform transform) {
       this.transform = transform;
+      return this;
+    }
+
+    /**
+     * The stylesheet applied to the payload of each reply answered 200 (null: none). Such a
+     * reply is read whole, up to {@link BrokerOptions#holdBytes}; a longer one is a Receiver
+     * fault, as the reply cannot be transformed.
+     */
+    public Builder replyTransform(RouteTransform transform) {
+      this.replyTransform = transform;
       return this;
     }
 

@@ -109,6 +109,19 @@ final class RouteSet implements AutoCloseable {
     return groups.get(route.backends());
   }
 
+  /**
+   * Why the broker is not ready on these routes: the first group that gates readiness
+   * ({@link BackendGroup#gatesReadiness}) whose every member is suspended; null if none.
+   */
+  String unready() {
+    for (Backends b : groups.values()) {
+      if (b.group().gatesReadiness() && b.allSuspended()) {
+        return "every member of " + b.group().name() + " is suspended";
+      }
+    }
+    return null;
+  }
+
   /** Takes a share of {@code route}'s limits for {@code caller}: a permit or a refusal. */
   RouteLimiter.Taken limit(Route route, String caller) {
     RouteLimiter l = limiters.get(route);

@@ -22,6 +22,7 @@ import java.util.Map;
  *     suspend: {initial: 1s, factor: 2, max: 60s, failures: 1}   # or: never
  *     check: {every: 5s, path: /health, timeout: 2s}   # optional active checks
  *     timeout: 10s                  # optional: the members' own timeout
+ *     gatesReadiness: true          # optional: not ready while every member is suspended
  * routes:
  *   - path: /echo         # the path the caller posts to (exact)
  *     name: echo          # optional: the route's name in metrics and logs
@@ -36,7 +37,8 @@ import java.util.Map;
  *     to: http://127.0.0.1:8081/echo   # or group: quotes
  *     idempotent: true    # optional: a held request may go to another member after one
  *                         # that may have seen it failed
- *     xslt: {request: v1-to-v2.xsl}  # optional: XSLT 1.0 on the Body's first element
+ *     xslt: {request: v1-to-v2.xsl, reply: v2-to-v1.xsl}  # optional: XSLT 1.0 on the
+ *                         # Body's first element of the request, of a 200 reply, or both
  *     limits:             # optional (see RouteLimits): past the route's, 503; past a caller's
  *       inFlight: 200     # own, 429; both with Retry-After and a fault naming the limit
  *       rate: 500/s       # or /m, /h; burst: requests at once (default a second's worth)

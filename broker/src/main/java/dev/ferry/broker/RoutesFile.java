@@ -21,10 +21,10 @@ final class RoutesFile {
       "require", "identityHeader", "backendTls", "wsSecurity");
   private static final Set<String> LIMIT_KEYS = Set.of("inFlight", "rate", "burst",
       "perCaller", "status");
-  private static final Set<String> XSLT_KEYS = Set.of("request");
+  private static final Set<String> XSLT_KEYS = Set.of("request", "reply");
   private static final Set<String> CALLER_LIMIT_KEYS = Set.of("inFlight", "rate", "burst");
   private static final Set<String> GROUP_KEYS = Set.of("balance", "members", "suspend", "check",
-      "timeout");
+      "timeout", "gatesReadiness");
   private static final Set<String> MEMBER_KEYS = Set.of("url", "weight");
   private static final Set<String> SUSPEND_KEYS = Set.of("initial", "factor", "max", "failures");
   private static final Set<String> CHECK_KEYS = Set.of("every", "path", "timeout");
@@ -84,11 +84,11 @@ final class RoutesFile {
     YamlSection xslt = r.section("xslt");
     if (xslt != null) {
       xslt.checkKeys(XSLT_KEYS);
-      try {
-        b.transform(RouteTransform.compile(base.resolve(xslt.text("request", true))));
-      } catch (IllegalArgumentException e) {
-        throw xslt.error("request", e.getMessage());
+      if (!xslt.has("request") && !xslt.has("reply")) {
+        throw r.error("xslt", "expected request, reply or both");
       }
+      b.transform(stylesheet(xslt, "request"));
+      b.replyTransform(stylesheet(xslt, "reply"));
     }
     Map<String, String> namespaces = r.textMap("namespaces");
     YamlSection when = r.section("when");
@@ -100,6 +100,16 @@ final class RoutesFile {
       return b.build();
     } catch (IllegalStateException e) {
       throw r.error(xslt != null ? "xslt" : "path", e.getMessage());
+    }
+  }
+
+  /** The stylesheet named at {@code key} of {@code xslt}, compiled; null if none is named. */
+  private RouteTransform stylesheet(YamlSection xslt, String key) {
+    String file = xslt.text(key, false);
+    try {
+      return file == null ? null : RouteTransform.compile(base.resolve(file));
+    } catch (IllegalArgumentException e) {
+      throw xslt.error(key, e.getMessage());
     }
   }
 
@@ -150,7 +160,8 @@ final class RoutesFile {
     for (Object m : members) {
       b.member(member(g, m));
     }
-    b.suspension(suspension(g)).check(check(g)).timeout(g.duration("timeout", null));
+    b.suspension(suspension(g)).check(check(g)).timeout(g.duration("timeout", null))
+        .gatesReadiness(g.bool("gatesReadiness", false));
     try {
       return b.build();
     } catch (IllegalStateException | IllegalArgumentException e) {

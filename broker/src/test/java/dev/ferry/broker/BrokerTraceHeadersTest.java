@@ -25,9 +25,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A caller's W3C trace context and baggage reach the backend as they were sent, held and
- * streamed requests alike, so a trace crosses the broker with its parent links whole; a call
- * without them gets none added.
+ * Without tracing (no SDK or agent), a caller's W3C trace context and baggage reach the backend
+ * as they were sent, held and streamed requests alike, so a trace crosses the broker with its
+ * parent links whole; a call without them gets none added. With tracing, see
+ * {@link BrokerTracingTest}.
  */
 class BrokerTraceHeadersTest {
   private static final SoapCodec CODEC = SoapCodec.create();

@@ -33,18 +33,27 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BrokerXsltTest {
   private static final SoapCodec CODEC = SoapCodec.create();
-  private static final String HEAD = "<xsl:stylesheet version=\"1.0\""
+  static final String HEAD = "<xsl:stylesheet version=\"1.0\""
       + " xmlns:xsl=\"http://www.w3.org/1999/XSL/Transform\" xmlns:t=\""
       + EchoService.NAMESPACE + "\">\n";
   private static final String IDENTITY = "<xsl:template match=\"@*|node()\"><xsl:copy>"
       + "<xsl:apply-templates select=\"@*|node()\"/></xsl:copy></xsl:template>\n";
   /** Upper-cases the name; a name "bad" stops the transformation with a message. */
-  private static final String UPPER = HEAD + IDENTITY
+  static final String UPPER = HEAD + IDENTITY
       + "<xsl:template match=\"t:name/text()\">\n"
       + "  <xsl:if test=\". = 'bad'\"><xsl:message terminate=\"yes\">no bad names"
       + "</xsl:message></xsl:if>\n"
       + "  <xsl:value-of select=\"translate(., 'abcdefghijklmnopqrstuvwxyz',"
       + " 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')\"/>\n</xsl:template>\n</xsl:stylesheet>\n";
+  /** Writes 32 MiB, past {@link RouteTransform#MAX_OUTPUT_BYTES}, by doubling a KiB 15 times. */
+  static final String OVERFLOW = HEAD + "<xsl:template match=\"/\"><t:big><xsl:call-template"
+      + " name=\"emit\"><xsl:with-param name=\"n\" select=\"15\"/></xsl:call-template>"
+      + "</t:big></xsl:template>\n<xsl:template name=\"emit\"><xsl:param name=\"n\"/>"
+      + "<xsl:choose><xsl:when test=\"$n > 0\"><xsl:call-template name=\"emit\">"
+      + "<xsl:with-param name=\"n\" select=\"$n - 1\"/></xsl:call-template>"
+      + "<xsl:call-template name=\"emit\"><xsl:with-param name=\"n\" select=\"$n - 1\"/>"
+      + "</xsl:call-template></xsl:when><xsl:otherwise>" + "x".repeat(1024)
+      + "</xsl:otherwise></xsl:choose></xsl:template>\n</xsl:stylesheet>\n";
 
   @AutoClose
   final Closer open = new Closer();
@@ -106,15 +115,7 @@ class BrokerXsltTest {
 
   @Test
   void anOutputPastTheCapIsAFault() throws Exception {
-    String kib = "x".repeat(1024);
-    Broker b = broker(HEAD + "<xsl:template match=\"/\"><t:big><xsl:call-template"
-        + " name=\"emit\"><xsl:with-param name=\"n\" select=\"15\"/></xsl:call-template>"
-        + "</t:big></xsl:template>\n<xsl:template name=\"emit\"><xsl:param name=\"n\"/>"
-        + "<xsl:choose><xsl:when test=\"$n > 0\"><xsl:call-template name=\"emit\">"
-        + "<xsl:with-param name=\"n\" select=\"$n - 1\"/></xsl:call-template>"
-        + "<xsl:call-template name=\"emit\"><xsl:with-param name=\"n\" select=\"$n - 1\"/>"
-        + "</xsl:call-template></xsl:when><xsl:otherwise>" + kib + "</xsl:otherwise>"
-        + "</xsl:choose></xsl:template>\n</xsl:stylesheet>\n", backend()); // 32 MiB
+    Broker b = broker(OVERFLOW, backend());
     try (SoapResponse r = call(b, SoapVersion.SOAP_11, "n", ByteString.encodeUtf8("x"))) {
       assertThat(r.fault().reason()).isEqualTo("the transformation of /echo wrote more than"
           + " 16777216 bytes (RouteTransform.MAX_OUTPUT_BYTES)");

@@ -31,7 +31,9 @@ import sun.misc.SignalHandler;
         + " at once, new connections are served for --drain-delay, then refused; exchanges in"
         + " flight get --drain-timeout. SIGHUP reloads the routes file: calls in flight finish on"
         + " the routes they started with; a file that is not a valid table is refused, logged"
-        + " with its line, and the routes in use stay.",
+        + " with its line, and the routes in use stay. Traces: with OTEL_EXPORTER_OTLP_ENDPOINT"
+        + " (or the other standard OTEL_* settings), a server span per call under the caller's"
+        + " traceparent and a client span per backend tried are exported over OTLP.",
         "", "The routes file (YAML):",
         "  timeout: 30s                      # no progress for this long: a fault (default 60s)",
         "  routes:",
@@ -75,6 +77,7 @@ final class BrokerCommand implements Callable<Integer> {
     try (Telemetry telemetry = Telemetry.start("ferry-broker");
         Broker broker = Broker.builder().host(listen.host).port(listen.port).codec(limits.codec())
         .routes(routes).tls(security.settings(spec)).authenticator(security.authenticator(spec))
+        .openTelemetry(telemetry.openTelemetry())
         .options(BrokerOptions.builder().drainDelay(drain.delay).drainTimeout(drain.timeout)
             .build())
         .build()

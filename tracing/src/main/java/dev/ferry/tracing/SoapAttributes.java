@@ -11,14 +11,15 @@ import io.opentelemetry.api.common.AttributeKey;
  *   <tr><th>attribute</th><th>value</th><th>spans</th></tr>
  *   <tr><td>{@code rpc.system}</td><td>{@code soap}</td><td>all</td></tr>
  *   <tr><td>{@code rpc.service}</td><td>the WSDL service (JAX-WS), else the namespace of the
- *       Body's element</td><td>server, client where given</td></tr>
+ *       Body's element</td><td>server, client where given, broker</td></tr>
  *   <tr><td>{@code rpc.method}</td><td>the WSDL operation (JAX-WS), else the local name of the
- *       Body's element</td><td>server, client where given</td></tr>
+ *       Body's element (the broker: else the wsa:Action or SOAPAction)</td><td>server, client
+ *       where given, broker</td></tr>
  *   <tr><td>{@code soap.version}</td><td>{@code 1.1} or {@code 1.2}</td><td>all</td></tr>
  *   <tr><td>{@code soap.fault.code}</td><td>the fault's code, such as {@code Sender} or
  *       {@code Client}</td><td>where the reply is a fault</td></tr>
  *   <tr><td>{@code soap.attachment.count}</td><td>the request's attachments</td>
- *       <td>server, broker</td></tr>
+ *       <td>server</td></tr>
  *   <tr><td>{@code http.request.method}, {@code http.response.status_code},
  *       {@code http.request.body.size}, {@code http.response.body.size}</td><td>as HTTP's
  *       conventions say: the body sizes are the bytes of the request and of the reply</td>
@@ -33,7 +34,11 @@ import io.opentelemetry.api.common.AttributeKey;
  *
  * <p>Server spans are named {@code service/method} once the endpoint is known, else
  * {@code POST /path}; client spans {@code service/method} where the call names its operation
- * ({@code SoapRequest.Builder.operation}, as JAX-WS ports do), else {@code POST}.
+ * ({@code SoapRequest.Builder.operation}, as JAX-WS ports do), else {@code POST}. The broker
+ * makes a server span per exchange (scope {@code dev.ferry.broker}), named after the Body's
+ * element once a route took the request, and a client span per member tried as its child, with
+ * the client spans' {@code url.full}, {@code server.address} and {@code server.port} naming the
+ * member.
  */
 public final class SoapAttributes {
   /** {@code rpc.system}: always {@code soap}. */
