@@ -23,11 +23,11 @@ public final class MessageTap {
   public static final MessageTap OFF = new MessageTap(null, null, null);
 
   private final MessageLog log;
-  private final String title;
+  private final Supplier<String> title;
   private final MessageWire wire;
   private int listed = -1; // attachments in the record written; -1: none written
 
-  private MessageTap(MessageLog log, String title, Supplier<String> contentType) {
+  private MessageTap(MessageLog log, Supplier<String> title, Supplier<String> contentType) {
     this.log = log;
     this.title = title;
     this.wire = log == null ? null : new MessageWire(log.maxBytes(), contentType);
@@ -36,10 +36,12 @@ public final class MessageTap {
   /**
    * A tap for one message; {@link #OFF} if {@code log} is null or its logger is off.
    *
-   * @param title the record's first line (direction, exchange number, path or status)
+   * @param title the record's first line (direction, exchange number, path or status), asked
+   *     for when the record is written
    * @param contentType the message's Content-Type, asked for at its first byte (null: no body)
    */
-  public static MessageTap open(MessageLog log, String title, Supplier<String> contentType) {
+  public static MessageTap open(MessageLog log, Supplier<String> title,
+      Supplier<String> contentType) {
     return log == null || !log.enabled() ? OFF : new MessageTap(log, title, contentType);
   }
 
@@ -72,7 +74,7 @@ public final class MessageTap {
         return;
       }
       listed = wire.attachments().size();
-      log.write(MessageRecord.of(log, title, headers, wire, last));
+      log.write(MessageRecord.of(log, title.get(), headers, wire, last));
     }
   }
 
@@ -88,7 +90,7 @@ public final class MessageTap {
       if (listed < 0) {
         write(headers, true);
       } else if (wire.attachments().size() > listed || wire.unfinishedAttachment()) {
-        log.write(MessageRecord.attachments(log, title, wire, listed));
+        log.write(MessageRecord.attachments(log, title.get(), wire, listed));
         listed = wire.attachments().size();
       }
     }

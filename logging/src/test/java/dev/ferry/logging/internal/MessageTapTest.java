@@ -2,10 +2,11 @@ package dev.ferry.logging.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ferry.logging.LogMaskingTest;
 import dev.ferry.logging.MessageLog;
 import dev.ferry.testkit.Allocations;
+import dev.ferry.testkit.Blobs;
 import dev.ferry.testkit.LogCapture;
+import dev.ferry.testkit.SecretCorpus;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -28,34 +29,15 @@ class MessageTapTest {
   private static final String BOUNDARY = "uuid:7f2e-boundary";
   private static final String MTOM = "multipart/related; type=\"application/xop+xml\"; boundary=\""
       + BOUNDARY + "\"; start=\"<root@ferry>\"; start-info=\"text/xml\"";
-  private static final MessageLog LOG = MessageLog.builder().maskNames("pin", "iban")
-      .maskHeaders("X-Session").build();
-  private static final List<Map.Entry<String, String>> HEADERS = List.of(
-      Map.entry("Content-Type", "text/xml; charset=UTF-8"),
-      Map.entry("SOAPAction", "\"urn:login\""),
-      Map.entry("Authorization", "Basic YWxpY2U6UzNjcjN0LWE="),
-      Map.entry("Cookie", "JSESSIONID=S3cr3t-cookie"),
-      Map.entry("X-Session", "S3cr3t-session"),
-      Map.entry("X-Api-Key", "S3cr3t-apikey"));
+  private static final MessageLog LOG = MessageLog.builder()
+      .maskNames(SecretCorpus.NAMES.toArray(String[]::new)).maskHeaders(SecretCorpus.HEADER)
+      .build();
+  private static final List<Map.Entry<String, String>> HEADERS = java.util.stream.Stream.concat(
+      java.util.stream.Stream.of(Map.entry("Content-Type", "text/xml; charset=UTF-8")),
+      SecretCorpus.headers().stream()).toList();
 
-  /** Envelopes with secrets ("S3cr3t-…", card numbers) in every place a message puts them. */
   static List<String> envelopes() {
-    String env = "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\">";
-    return List.of(
-        env + "<s:Header><wsse:Security xmlns:wsse=\"urn:wsse\"><wsse:UsernameToken>"
-            + "<wsse:Username>alice</wsse:Username><wsse:Password Type=\"urn:x#PasswordText\">"
-            + "S3cr3t-header</wsse:Password></wsse:UsernameToken></wsse:Security>"
-            + "<a:SessionToken xmlns:a=\"urn:a\">S3cr3t-token</a:SessionToken></s:Header>"
-            + "<s:Body><ping>alice</ping></s:Body></s:Envelope>",
-        env + "<s:Body><login><user>alice</user><password>S3cr3t-body</password>"
-            + "<clientSecret>S3cr3t-client</clientSecret></login></s:Body></s:Envelope>",
-        env + "<s:Body><login user=\"alice\" password=\"S3cr3t-attr\" apiKey='S3cr3t-key'/>"
-            + "</s:Body></s:Envelope>",
-        env + "<s:Body><login><user>alice</user><wsse:Password xmlns:wsse=\"urn:wsse\">"
-            + "<![CDATA[S3cr3t-cdata <&> </x>]]></wsse:Password></login></s:Body></s:Envelope>",
-        env + "<s:Body><pay xmlns:p=\"urn:p\"><user>alice</user><p:PIN>S3cr3t-pin</p:PIN>"
-            + "<account iban=\"S3cr3t-iban\"/><cardNumber>4111 1111 1111 1111</cardNumber>"
-            + "<note>or 5500-0000-0000-0004</note></pay></s:Body></s:Envelope>");
+    return SecretCorpus.envelopes();
   }
 
   @ParameterizedTest
@@ -63,12 +45,12 @@ class MessageTapTest {
   void aSingleEnvelopeIsLoggedMaskedAndPassesUnchanged(String envelope) throws IOException {
     byte[] bytes = envelope.getBytes(StandardCharsets.UTF_8);
     try (LogCapture logs = LogCapture.of(MessageLog.LOGGER)) {
-      MessageTap read = MessageTap.open(LOG, "request 1 POST /login", () -> "text/xml");
+      MessageTap read = MessageTap.open(LOG, () -> "request 1 POST /login", () -> "text/xml");
       byte[] passed = read.tap(new ByteArrayInputStream(bytes)).readAllBytes();
       read.log(HEADERS);
       read.finish(HEADERS);
       ByteArrayOutputStream sink = new ByteArrayOutputStream();
-      MessageTap written = MessageTap.open(LOG, "reply 1 200", () -> "text/xml");
+      MessageTap written = MessageTap.open(LOG, () -> "reply 1 200", () -> "text/xml");
       try (OutputStream out = written.tap(sink)) {
         out.write(bytes);
       }
@@ -92,7 +74,7 @@ class MessageTapTest {
     byte[] attachment = "S3cr3t-attachment 4111 1111 1111 1111".getBytes(StandardCharsets.UTF_8);
     byte[] message = concat(mtomHead(envelope), attachment, mtomTail());
     try (LogCapture logs = LogCapture.of(MessageLog.LOGGER)) {
-      MessageTap tap = MessageTap.open(LOG, "request 2 POST /upload", () -> MTOM);
+      MessageTap tap = MessageTap.open(LOG, () -> "request 2 POST /upload", () -> MTOM);
       InputStream in = tap.tap(new ByteArrayInputStream(message));
       assertThat(in.readAllBytes()).isEqualTo(message);
       tap.finish(List.of(Map.entry("Content-Type", MTOM)));
@@ -118,7 +100,7 @@ class MessageTapTest {
     b.append("</list></s:Body></s:Envelope>");
     byte[] bytes = b.toString().getBytes(StandardCharsets.UTF_8);
     try (LogCapture logs = LogCapture.of(MessageLog.LOGGER)) {
-      MessageTap tap = MessageTap.open(small, "reply 3 200", () -> "text/xml");
+      MessageTap tap = MessageTap.open(small, () -> "reply 3 200", () -> "text/xml");
       tap.tap(OutputStream.nullOutputStream()).write(bytes);
       tap.finish(List.of());
 
@@ -137,10 +119,10 @@ class MessageTapTest {
   void a100MiBAttachmentGoesByCountedNotHeld() throws IOException {
     long size = 100L * 1024 * 1024;
     InputStream message = new SequenceInputStream(java.util.Collections.enumeration(List.of(
-        new ByteArrayInputStream(mtomHead(envelopes().getFirst())), new Filler(size),
+        new ByteArrayInputStream(mtomHead(envelopes().getFirst())), Blobs.filler(size),
         new ByteArrayInputStream(mtomTail()))));
     try (LogCapture logs = LogCapture.of(MessageLog.LOGGER)) {
-      MessageTap tap = MessageTap.open(LOG, "request 4 POST /upload", () -> MTOM);
+      MessageTap tap = MessageTap.open(LOG, () -> "request 4 POST /upload", () -> MTOM);
       long before = Allocations.currentThread();
       long passed;
       try (InputStream in = tap.tap(message)) {
@@ -161,7 +143,7 @@ class MessageTapTest {
   void anAttachmentNotYetByIsGivenAsUnknownAndTheLogIsOffWithoutALogger() throws Exception {
     byte[] message = concat(mtomHead(envelopes().get(1)), new byte[5000], mtomTail());
     try (LogCapture logs = LogCapture.of(MessageLog.LOGGER)) {
-      MessageTap tap = MessageTap.open(LOG, "reply 5 200", () -> MTOM);
+      MessageTap tap = MessageTap.open(LOG, () -> "reply 5 200", () -> MTOM);
       InputStream in = tap.tap(new ByteArrayInputStream(message));
       in.readNBytes(mtomHead(envelopes().get(1)).length + 1000);
       tap.log(List.of());
@@ -172,15 +154,14 @@ class MessageTapTest {
           .contains("attachment <att1@ferry> application/octet-stream size unknown");
     }
     try (AutoCloseable off = LogCapture.off(MessageLog.LOGGER)) {
-      assertThat(MessageTap.open(LOG, "x", () -> MTOM)).isSameAs(MessageTap.OFF);
+      assertThat(MessageTap.open(LOG, () -> "x", () -> MTOM)).isSameAs(MessageTap.OFF);
       InputStream in = new ByteArrayInputStream(message);
       assertThat(MessageTap.OFF.tap(in)).isSameAs(in);
     }
   }
 
   private static void assertNoSecret(String record) {
-    LogMaskingTest.assertNoSecret(record);
-    assertThat(record).doesNotContain("1111 1111");
+    assertThat(SecretCorpus.leaked(record)).as(record).isNull();
   }
 
   private static byte[] mtomHead(String envelope) {
@@ -202,34 +183,5 @@ class MessageTapTest {
       b.writeBytes(p);
     }
     return b.toByteArray();
-  }
-
-  /** {@code size} bytes of 'x', made as they are read, from no array of that size. */
-  private static final class Filler extends InputStream {
-    private long left;
-
-    Filler(long size) {
-      this.left = size;
-    }
-
-    @Override
-    public int read() {
-      if (left == 0) {
-        return -1;
-      }
-      left--;
-      return 'x';
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) {
-      if (left == 0) {
-        return -1;
-      }
-      int n = (int) Math.min(len, left);
-      java.util.Arrays.fill(b, off, off + n, (byte) 'x');
-      left -= n;
-      return n;
-    }
   }
 }
