@@ -64,7 +64,8 @@ final class MessageRecord {
   private static void envelope(StringBuilder b, LogMasking masking, MessageWire wire) {
     long total = wire.envelopeBytes();
     if (total == 0) {
-      b.append(wire.contentType() == null ? "(no body)" : "(empty envelope)");
+      // a body not read (a request refused before it was) looks the same as an empty one
+      b.append(wire.contentType() == null ? "(no body)" : "(no envelope bytes went by)");
       return;
     }
     byte[] kept = wire.kept();
