@@ -6,6 +6,7 @@ module dev.ferry.cli {
   requires dev.ferry.broker;
   requires dev.ferry.sample;
   requires dev.ferry.ldap.server;
+  requires dev.ferry.logging;
   requires org.yaml.snakeyaml;
   requires java.logging;
   requires io.netty.common;

@@ -3,6 +3,7 @@ module dev.ferry.client {
   requires transitive dev.ferry.soap;
   requires transitive dev.ferry.security;
   requires transitive dev.ferry.tracing;
+  requires transitive dev.ferry.logging;
   requires io.netty.buffer;
   requires io.netty.codec;
   requires io.netty.codec.http;

@@ -3,6 +3,7 @@ module dev.ferry.server {
   requires transitive dev.ferry.soap;
   requires transitive dev.ferry.security;
   requires transitive dev.ferry.tracing;
+  requires transitive dev.ferry.logging;
   requires transitive jakarta.servlet;
   requires org.eclipse.jetty.http;
   requires org.eclipse.jetty.server;

@@ -3,6 +3,7 @@ module dev.ferry.spring.boot.client {
   requires dev.ferry.jaxws;
   requires dev.ferry.spring.boot;
   requires static dev.ferry.wssecurity;
+  requires io.opentelemetry.api;
   requires spring.beans;
   requires spring.boot.autoconfigure;
   requires spring.context;

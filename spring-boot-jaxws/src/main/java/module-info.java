@@ -5,6 +5,7 @@
 module dev.ferry.spring.boot.jaxws {
   requires dev.ferry.jaxws;
   requires dev.ferry.spring.boot;
+  requires io.opentelemetry.api;
   requires spring.beans;
   requires spring.boot.autoconfigure;
   requires spring.context;

@@ -4,6 +4,7 @@ module dev.ferry.testkit {
   requires transitive org.junit.jupiter.params;
   requires transitive java.xml;
   requires jdk.management;
+  requires transitive java.logging;
   requires org.bouncycastle.provider;
   requires org.bouncycastle.pkix;
   requires jdk.httpserver;

@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
         + " served for --drain-delay, then refused; calls in flight get --drain-timeout.",
         "", "Traces: with OTEL_EXPORTER_OTLP_ENDPOINT (or the other standard OTEL_* settings of"
         + " the OpenTelemetry SDK), a span per request is exported over OTLP; the caller's"
-        + " traceparent is the parent."},
+        + " traceparent is the parent.",
+        "", "--log-messages logs each request and reply for support, masked and capped."},
     footer = {"", "Examples:",
         "  ferry serve                                    # http://127.0.0.1:8080/echo",
         "  ferry serve --port 0                           # any free port; the URL is printed",
@@ -65,6 +66,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin TlsListenOptions security;
 
+  @Mixin MessageLogOptions messages;
+
   @Override
   public Integer call() throws IOException {
     checkOptions();
@@ -79,7 +82,7 @@ final class ServeCommand implements Callable<Integer> {
         .codec(limits.codec()).tls(security.settings(spec))
         .options(ServerOptions.builder().authenticator(security.authenticator(spec))
             .openTelemetry(telemetry.openTelemetry()).drainDelay(drain.delay)
-            .drainTimeout(drain.timeout).build());
+            .drainTimeout(drain.timeout).messageLog(messages.messageLog(spec)).build());
     List<String> paths = List.of(path);
     if (config != null) {
       try {

@@ -2,6 +2,7 @@ package dev.ferry.cli;
 
 import io.netty.util.ResourceLeakDetector;
 import io.opentelemetry.api.trace.Span;
+import dev.ferry.logging.LogMasking;
 import io.opentelemetry.api.trace.SpanContext;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;

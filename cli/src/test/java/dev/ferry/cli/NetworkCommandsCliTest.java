@@ -4,6 +4,8 @@ import static dev.ferry.cli.FerryCliTest.ferry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.cli.FerryCliTest.Result;
+import dev.ferry.logging.MessageLog;
+import dev.ferry.testkit.LogCapture;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -120,6 +122,30 @@ class NetworkCommandsCliTest {
       assertThat(attached.exit()).as("attachments do not count against the envelope's limit")
           .isZero();
     }
+  }
+
+  @Test
+  void serveLogsMessagesForSupportWhenAsked() throws Exception {
+    try (LogCapture logs = LogCapture.of(MessageLog.LOGGER);
+        RunningFerry serve = new RunningFerry("serve", "--port", "0", "--log-messages",
+            "--log-messages-max", "2K", "--mask-headers", "X-Session")) {
+      String url = serve.awaitUrl("echo service at ");
+      assertThat(ferry("send", "--url", url, "--size", "5K").exit()).isZero();
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (logs.messages().stream().noneMatch(r -> r.startsWith("reply "))
+          && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      // the request (its attachment with it, or in a record of its own once read), the reply
+      String requests = String.join("\n", logs.messages().stream()
+          .filter(r -> r.startsWith("request 1 POST /echo from ")).toList());
+      assertThat(requests).contains("<t:name>ferry send</t:name>")
+          .containsPattern("\nattachment <[^>]+> application/octet-stream 5120 bytes");
+      assertThat(logs.messages()).filteredOn(r -> r.startsWith("reply 1 200")).singleElement()
+          .asString().contains("<t:testMtomResponse").contains("attachment <");
+    }
+    assertThat(ferry("serve", "--log-messages", "--mask-names", "a b").err())
+        .contains("--mask-names: not an element or attribute name: \"a b\"");
   }
 
   @Test

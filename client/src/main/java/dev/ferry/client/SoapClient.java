@@ -5,6 +5,7 @@ import dev.ferry.client.internal.NettyHeaders;
 import dev.ferry.client.internal.NettyTls;
 import dev.ferry.client.internal.RequestBody;
 import dev.ferry.client.internal.Transport;
+import dev.ferry.logging.MessageLog;
 import dev.ferry.mime.MediaType;
 import dev.ferry.mime.MimeException;
 import dev.ferry.security.TlsSettings;
@@ -72,10 +73,12 @@ public final class SoapClient implements AutoCloseable {
   private final Transport transport;
   private final HttpConnections connections;
   private final SoapSpans spans;
+  private final MessageLog messageLog;
 
   private SoapClient(Builder b) {
     this.codec = b.codec;
     this.spans = SoapSpans.orGlobal(b.openTelemetry, "dev.ferry.client");
+    this.messageLog = b.messageLog;
     this.bufferBytes = b.bufferBytes;
     this.transport = Transport.start(b.threads, "ferry-client");
     this.connections = b.tls == null
@@ -135,13 +138,14 @@ public final class SoapClient implements AutoCloseable {
     HttpConnections.Origin origin = HttpConnections.Origin.of(uri);
     long timeout = timeoutMillis(request);
     Call call = new Call(connections, origin, connect(origin, uri, true), uri, timeout);
+    CallLog log = CallLog.open(messageLog, uri);
     boolean handedOver = false;
     HeldRequest held = null;
     try {
-      held = send(call, request, traced);
+      held = send(call, request, traced, log);
       SoapResponse reply;
       try {
-        reply = read(call, request.guard());
+        reply = read(call, request.guard(), log);
       } catch (IOException e) {
         if (held == null || !call.retryable(e)) {
           throw e;
@@ -151,7 +155,7 @@ public final class SoapClient implements AutoCloseable {
         call = new Call(connections, origin, connect(origin, uri, false), uri, timeout);
         call.send(held.request());
         call.sent(held.body().size());
-        reply = read(call, request.guard());
+        reply = read(call, request.guard(), log);
       }
       handedOver = true;
       return reply;
@@ -200,6 +204,7 @@ public final class SoapClient implements AutoCloseable {
     private final HttpConnections.Origin origin;
     private final CompletableFuture<SoapResponse> result;
     private final Context traced;
+    private final CallLog log;
     private Call call;
 
     AsyncSend(SoapRequest request, HttpConnections.Origin origin,
@@ -209,18 +214,20 @@ public final class SoapClient implements AutoCloseable {
       this.result = result;
       this.traced = spans.startClient(Context.current(), request.uri(), request.service(),
           request.operation());
+      this.log = CallLog.open(messageLog, request.uri());
     }
 
     void writeBody() throws IOException {
       Payload payload = payload(request);
       HttpHeaders headers = headers(request, payload, traced);
-      RequestBody body = write(payload, () -> {
+      RequestBody body = write(payload, log, () -> {
         // longer than the buffer: connect now and stream from this thread
         call = start(connect(origin, request.uri(), true));
         return streamHead(call, request, headers);
       });
       if (body.streamed()) {
         call.sent(body.bytes());
+        log.requestSent(headers);
         return;
       }
       connections.acquire(origin, null).addListener((ChannelFuture f) -> {
@@ -231,6 +238,7 @@ public final class SoapClient implements AutoCloseable {
           }
           call = start(f.channel());
           sendHeld(call, request, headers, body); // no retry here: the write holds its view
+          log.requestSent(headers);
         } catch (IOException e) {
           fail(e);
         } finally {
@@ -262,7 +270,7 @@ public final class SoapClient implements AutoCloseable {
     private void complete(Call c) {
       SoapResponse reply;
       try {
-        reply = read(c, request.guard());
+        reply = read(c, request.guard(), log);
       } catch (IOException | RuntimeException e) {
         c.close();
         fail(e);
@@ -343,12 +351,13 @@ public final class SoapClient implements AutoCloseable {
    * Sends {@code request}: held whole if it fits the buffer (then returns it, to be sent again
    * for a retry and released by the caller), else streamed (then returns null).
    */
-  private HeldRequest send(Call call, SoapRequest request, Context traced) throws IOException {
+  private HeldRequest send(Call call, SoapRequest request, Context traced, CallLog log)
+      throws IOException {
     Payload payload = payload(request);
     HttpHeaders headers = headers(request, payload, traced);
     RequestBody body;
     try {
-      body = write(payload, () -> streamHead(call, request, headers));
+      body = write(payload, log, () -> streamHead(call, request, headers));
     } catch (IOException e) {
       // never let a half-written request look complete: the connection is closed
       call.abort(e);
@@ -359,10 +368,13 @@ public final class SoapClient implements AutoCloseable {
     }
     if (body.streamed()) {
       call.sent(body.bytes());
+      log.requestSent(headers);
       return null;
     }
     try {
-      return sendHeld(call, request, headers, body);
+      HeldRequest held = sendHeld(call, request, headers, body);
+      log.requestSent(headers);
+      return held;
     } catch (RuntimeException e) {
       body.release(); // not yet the caller's to release
       throw e;
@@ -374,10 +386,11 @@ public final class SoapClient implements AutoCloseable {
    * the buffer, streamed through what {@code overflow} starts beyond. A failed write releases
    * what was held.
    */
-  private RequestBody write(Payload payload, RequestBody.Overflow overflow) throws IOException {
+  private RequestBody write(Payload payload, CallLog log, RequestBody.Overflow overflow)
+      throws IOException {
     RequestBody body = new RequestBody(HttpConnections.ALLOCATOR, bufferBytes, overflow, () -> { });
     try {
-      payload.writeTo(body);
+      payload.writeTo(log.request(body, payload.contentType()));
       body.finish();
       return body;
     } catch (IOException | RuntimeException e) {
@@ -434,17 +447,19 @@ public final class SoapClient implements AutoCloseable {
     return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
   }
 
-  private SoapResponse read(Call call, MessageGuard guard) throws IOException {
+  private SoapResponse read(Call call, MessageGuard guard, CallLog log) throws IOException {
     HttpResponse head = call.awaitHead();
     int status = head.status().code();
     String contentType = head.headers().get(HttpHeaderNames.CONTENT_TYPE);
-    InputStream in = call.body();
+    InputStream in = log.reply(call.body(), head);
     if (status == 202 || status == 204) {
-      return new SoapResponse(status, head.headers(), null, call);
+      log.replyRead();
+      return new SoapResponse(status, head.headers(), null, call, log);
     }
     MediaType type = parse(contentType);
     if (type == null || SoapBinding.version(type) == null) {
       byte[] start = in.readNBytes(300);
+      log.replyClosed();
       throw new SoapHttpException(call.uri(), status, contentType,
           new String(start, StandardCharsets.UTF_8));
     }
@@ -454,7 +469,8 @@ public final class SoapClient implements AutoCloseable {
     } catch (IOException e) {
       throw e instanceof dev.ferry.bytes.DecodeException ? e : call.failure(e);
     }
-    SoapResponse reply = new SoapResponse(status, head.headers(), buffer, call);
+    log.replyRead();
+    SoapResponse reply = new SoapResponse(status, head.headers(), buffer, call, log);
     if (guard != null) {
       try {
         reply.open(guard);
@@ -490,8 +506,18 @@ public final class SoapClient implements AutoCloseable {
     private int threads = 1;
     private TlsSettings tls;
     private OpenTelemetry openTelemetry;
+    private MessageLog messageLog;
 
     private Builder() {}
+
+    /**
+     * Logs each request and reply for support through {@code log} (envelope and headers, masked
+     * and capped; attachments named, never read); null (the default): none are logged.
+     */
+    public Builder messageLog(MessageLog log) {
+      this.messageLog = log;
+      return this;
+    }
 
     /**
      * Where the calls' spans go (see {@code dev.ferry.tracing.SoapAttributes}); null (the

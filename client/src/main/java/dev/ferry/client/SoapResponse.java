@@ -26,13 +26,16 @@ public final class SoapResponse implements AutoCloseable {
   private final HttpHeaders httpHeaders;
   private final MessageBuffer buffer;
   private final Call call;
+  private final CallLog log;
   private Message message;
   private Span span;
   private java.security.Principal principal;
   private Map<String, List<String>> headers;
 
-  SoapResponse(int status, HttpHeaders httpHeaders, MessageBuffer buffer, Call call) {
+  SoapResponse(int status, HttpHeaders httpHeaders, MessageBuffer buffer, Call call,
+      CallLog log) {
     this.status = status;
+    this.log = log;
     this.httpHeaders = httpHeaders;
     this.contentType = httpHeaders.get("Content-Type");
     this.buffer = buffer;
@@ -131,6 +134,7 @@ public final class SoapResponse implements AutoCloseable {
           buffer.close();
         }
       } finally {
+        log.replyClosed();
         endSpan(faultCode);
       }
     }

@@ -3,26 +3,22 @@ package dev.ferry.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ferry.testkit.PythonPackages;
+import dev.ferry.testkit.Zeep;
 import dev.ferry.war.Teller;
 import jakarta.activation.DataHandler;
 import jakarta.xml.ws.Holder;
 import jakarta.xml.ws.WebServiceException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -30,7 +26,6 @@ import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.apache.cxf.jaxws.JaxWsProxyFactoryBean;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -208,13 +203,8 @@ abstract class WarContract {
 
   @Test
   void zeepCallsTheEchoAndTheSecuredTellerFromTheirWsdls() throws Exception {
-    Path python = ZeepTool.python();
-    Path script = dir.resolve("zeep_war_client.py");
-    try (InputStream in = WarContract.class.getResourceAsStream("zeep_war_client.py")) {
-      Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
-    }
-    Map<String, String> out = ZeepTool.run(python, script, base.toString(), "alice",
-        PASSWORDS.get("alice"));
+    Map<String, String> out = Zeep.run(Zeep.python(), WarContract.class,
+        "zeep_war_client.py", dir, base.toString(), "alice", PASSWORDS.get("alice"));
     assertThat(out).containsEntry("echo_name", "zeep spooled=false")
         .containsEntry("echo_same", "True")
         .containsEntry("teller", "alice admin=true handled");
@@ -282,35 +272,5 @@ abstract class WarContract {
     assertThat(failedDeployment("malformed", descriptor(
         "  <endpoint name=\"raw\" implementation=\"dev.ferry.war.RawEcho\" url-pattern=\"/raw\">")))
         .contains("WEB-INF/sun-jaxws.xml, line 5: not well-formed XML");
-  }
-
-  /** Python's zeep in a private virtual environment, or the test skipped with the reason. */
-  static final class ZeepTool {
-    private ZeepTool() {}
-
-    static Path python() throws Exception {
-      PythonPackages.Install install = PythonPackages.install("zeep", "zeep", "4.3.3");
-      Assumptions.assumeTrue(install.installed(), "zeep could not be installed from PyPI"
-          + " (is PyPI reachable?), so the zeep calls are skipped: exit " + install.exit()
-          + ", " + install.error());
-      return install.python();
-    }
-
-    static Map<String, String> run(Path python, Path script, String... args) throws Exception {
-      List<String> command = new ArrayList<>(List.of(python.toString(), script.toString()));
-      command.addAll(List.of(args));
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("zeep finished").isTrue();
-      assertThat(p.exitValue()).as(out).isZero();
-      Map<String, String> values = new HashMap<>();
-      for (String line : out.split("\n")) {
-        int eq = line.indexOf('=');
-        if (eq > 0) {
-          values.put(line.substring(0, eq), line.substring(eq + 1).strip());
-        }
-      }
-      return values;
-    }
   }
 }

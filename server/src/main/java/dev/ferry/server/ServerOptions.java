@@ -1,5 +1,6 @@
 package dev.ferry.server;
 
+import dev.ferry.logging.MessageLog;
 import dev.ferry.security.Authenticator;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
@@ -20,6 +21,7 @@ import java.util.Objects;
  *   <tr><td>{@code authenticator}</td><td>none: every caller is served</td></tr>
  *   <tr><td>{@code drainDelay}</td><td>0 s</td></tr>
  *   <tr><td>{@code drainTimeout}</td><td>30 s</td></tr>
+ *   <tr><td>{@code messageLog}</td><td>none: messages are not logged</td></tr>
  *   <tr><td>{@code openTelemetry}</td><td>the global one, if an SDK or the Java agent
  *       registered one before the endpoints were made; else none</td></tr>
  * </table>
@@ -36,6 +38,7 @@ public final class ServerOptions {
   private final OpenTelemetry openTelemetry;
   private final Duration drainDelay;
   private final Duration drainTimeout;
+  private final MessageLog messageLog;
 
   private ServerOptions(Builder b) {
     this.maxRequests = b.maxRequests;
@@ -46,6 +49,7 @@ public final class ServerOptions {
     this.openTelemetry = b.openTelemetry;
     this.drainDelay = b.drainDelay;
     this.drainTimeout = b.drainTimeout;
+    this.messageLog = b.messageLog;
   }
 
   public static Builder builder() {
@@ -117,6 +121,14 @@ public final class ServerOptions {
     return drainTimeout;
   }
 
+  /**
+   * Where each request and reply is logged for support (envelope and headers, masked and
+   * capped; attachments named, never read), or null (the default): not logged.
+   */
+  public MessageLog messageLog() {
+    return messageLog;
+  }
+
   /** Configures {@link ServerOptions}. */
   public static final class Builder {
     private int maxRequests = 1024;
@@ -127,8 +139,15 @@ public final class ServerOptions {
     private OpenTelemetry openTelemetry;
     private Duration drainDelay = Duration.ZERO;
     private Duration drainTimeout = Duration.ofSeconds(30);
+    private MessageLog messageLog;
 
     private Builder() {}
+
+    /** Logs each request and reply through {@code log} (null: none are logged). */
+    public Builder messageLog(MessageLog log) {
+      this.messageLog = log;
+      return this;
+    }
 
     public Builder drainDelay(Duration d) {
       if (d.isNegative()) {

@@ -5,6 +5,7 @@ import dev.ferry.mime.MediaType;
 import dev.ferry.server.internal.Callers;
 import dev.ferry.server.internal.CountingInputStream;
 import dev.ferry.server.internal.CountingOutputStream;
+import dev.ferry.server.internal.ExchangeLog;
 import dev.ferry.server.internal.FaultReplies;
 import dev.ferry.server.internal.HttpSoap;
 import dev.ferry.server.internal.ServletHeaders;
@@ -163,16 +164,19 @@ public class SoapServlet extends HttpServlet {
       throws IOException {
     long start = System.nanoTime();
     metrics.started();
-    CountingInputStream in = new CountingInputStream(request.getInputStream(),
-        metrics::requestBytes);
-    CountingOutputStream out = new CountingOutputStream(response.getOutputStream());
+    ExchangeLog log = ExchangeLog.open(options.messageLog(), request, response);
+    CountingInputStream in = new CountingInputStream(log.request().tap(
+        request.getInputStream()), metrics::requestBytes);
+    CountingOutputStream out = new CountingOutputStream(log.reply().tap(
+        response.getOutputStream()));
     Outcome outcome = null;
     Throwable failure = null;
     boolean admitted = inFlight.incrementAndGet() <= options.maxRequests();
     Context traced = spans.startServer(request, ServletHeaders.GETTER, spanName(request),
         request.getServletPath(), request.getScheme(), request.getRemoteAddr());
     try (Scope scope = traced.makeCurrent()) {
-      outcome = admitted ? intake(request, response, in, out) : busy(request, response, out);
+      outcome = admitted ? intake(request, response, in, out, log)
+          : busy(request, response, out);
     } catch (IOException | RuntimeException | Error e) {
       failure = e;
       throw e;
@@ -187,6 +191,7 @@ public class SoapServlet extends HttpServlet {
       SoapSpans.endServer(Span.fromContext(traced), outcome.status(), in.count(), out.count(),
           outcome.faultCode(), failure);
       HttpSoap.log(request, outcome.status(), in.count(), out.count(), nanos, outcome.note());
+      log.finish();
     }
   }
 
@@ -202,7 +207,7 @@ public class SoapServlet extends HttpServlet {
   }
 
   private Outcome intake(HttpServletRequest received, HttpServletResponse response,
-      CountingInputStream in, CountingOutputStream out) throws IOException {
+      CountingInputStream in, CountingOutputStream out, ExchangeLog log) throws IOException {
     HttpServletRequest request = received;
     if (options.authenticator() != null) {
       request = Callers.authenticate(options.authenticator(), received, response);
@@ -239,6 +244,7 @@ public class SoapServlet extends HttpServlet {
       dropRest(in);
       return fault(response, out, Fault.forBadInput(version, e));
     }
+    log.requestRead();
     try {
       Fault mismatch = versionMismatch(version, buffer.version(), contentType);
       if (mismatch != null) {

@@ -12,4 +12,34 @@ public final class Blobs {
     new Random(seed).nextBytes(b);
     return b;
   }
+
+  /**
+   * Returns a stream of {@code size} bytes {@code 'x'}, made as they are read: a large message
+   * part that no array of its size ever holds.
+   */
+  public static java.io.InputStream filler(long size) {
+    return new java.io.InputStream() {
+      private long left = size;
+
+      @Override
+      public int read() {
+        if (left == 0) {
+          return -1;
+        }
+        left--;
+        return 'x';
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        if (left == 0) {
+          return -1;
+        }
+        int n = (int) Math.min(len, left);
+        java.util.Arrays.fill(b, off, off + n, (byte) 'x');
+        left -= n;
+        return n;
+      }
+    };
+  }
 }

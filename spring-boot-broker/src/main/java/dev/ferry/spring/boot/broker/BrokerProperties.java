@@ -35,8 +35,14 @@ public class BrokerProperties {
   /** A password file (see PasswordFile): only these callers may call, with HTTP Basic. */
   private Path users;
   /**
-   * On shutdown, how long to wait for the exchanges in flight to finish before closing
-   * their connections (the listener stays open meanwhile).
+   * On shutdown, how long the broker goes on taking new connections once its readiness turned
+   * false (every reply then closes its connection), so that a load balancer stops sending it
+   * calls before its listener closes.
+   */
+  private Duration drainDelay = Duration.ZERO;
+  /**
+   * On shutdown, once the listener closed, how long the exchanges in flight (uploads included)
+   * may take to finish; the connections of those still running are then reset.
    */
   private Duration drainTimeout = Duration.ofSeconds(30);
 
@@ -113,6 +119,17 @@ public class BrokerProperties {
 
   public void setUsers(Path users) {
     this.users = users;
+  }
+
+  public Duration getDrainDelay() {
+    return drainDelay;
+  }
+
+  public void setDrainDelay(Duration drainDelay) {
+    if (drainDelay.isNegative()) {
+      throw new IllegalArgumentException("expected 0 or more, got " + drainDelay);
+    }
+    this.drainDelay = drainDelay;
   }
 
   public Duration getDrainTimeout() {

@@ -1,6 +1,7 @@
 package dev.ferry.spring.boot.broker;
 
 import dev.ferry.broker.Broker;
+import dev.ferry.broker.BrokerOptions;
 import dev.ferry.broker.Routes;
 import dev.ferry.security.Authenticator;
 import dev.ferry.security.PasswordFile;
@@ -32,7 +33,8 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 /**
  * Ferry's SOAP broker when {@code ferry.broker.routes} or {@code ferry.broker.routes-file} name
  * routes: built (and its routes checked) as the context starts, listening from the start of
- * the application's lifecycle, drained and closed at its end. Its meters
+ * the application's lifecycle, drained and closed at its end as {@code Broker.close()} drains
+ * ({@code ferry.broker.drain-delay}, {@code ferry.broker.drain-timeout}). Its meters
  * ({@code ferry.broker.*}) go to the application's {@code MeterRegistry} too, and a health
  * indicator ({@code ferryBroker}) reports it where Actuator's health is present.
  */
@@ -56,7 +58,9 @@ public class FerryBrokerAutoConfiguration {
       ConfigurableEnvironment environment) {
     Routes routes = RouteTables.of(properties);
     Broker.Builder b = Broker.builder().routes(routes).host(properties.getHost())
-        .port(properties.getPort()).name(properties.getName());
+        .port(properties.getPort()).name(properties.getName())
+        .options(BrokerOptions.builder().drainDelay(properties.getDrainDelay())
+            .drainTimeout(properties.getDrainTimeout()).build());
     registry.ifAvailable(b::meterRegistry);
     if (properties.getSslBundle() != null) {
       SslBundles bundles = ssl.getIfAvailable();
@@ -78,7 +82,7 @@ public class FerryBrokerAutoConfiguration {
             + properties.getUsers() + ": " + e.getMessage(), e);
       }
     }
-    return new ManagedBroker(b.build(), routes, properties.getDrainTimeout(), environment);
+    return new ManagedBroker(b.build(), routes, environment);
   }
 
   @Configuration(proxyBeanMethods = false)

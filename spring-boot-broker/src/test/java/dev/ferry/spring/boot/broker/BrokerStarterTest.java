@@ -7,7 +7,6 @@ import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
 import dev.ferry.client.SoapResponse;
 import dev.ferry.sample.EchoService;
-import dev.ferry.server.Dispatcher;
 import dev.ferry.server.SoapServer;
 import dev.ferry.soap.SoapCodec;
 import dev.ferry.soap.SoapVersion;
@@ -21,8 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,9 +37,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The broker in an application: routes from properties and from a routes file forward to
- * Ferry's echo service, the listener starts and stops with the application, shutdown waits
- * for an exchange in flight, the health indicator follows it, and a wrong route or value
- * fails start-up naming the property.
+ * Ferry's echo service, the listener starts and stops with the application, the health
+ * indicator follows it (the drain is BrokerDrainTest's), and a wrong route or value fails
+ * start-up naming the property.
  */
 class BrokerStarterTest {
   @SpringBootConfiguration
@@ -50,8 +47,6 @@ class BrokerStarterTest {
   static class App {}
 
   private static final SoapCodec CODEC = SoapCodec.create();
-  private static final CountDownLatch SLOW_ARRIVED = new CountDownLatch(1);
-  private static final CountDownLatch SLOW_RELEASE = new CountDownLatch(1);
   private static SoapServer backend;
   private static SoapClient client;
 
@@ -60,19 +55,12 @@ class BrokerStarterTest {
 
   @BeforeAll
   static void backend() throws Exception {
-    Dispatcher slow = Dispatcher.builder().element(EchoService.REQUEST, request -> {
-      SLOW_ARRIVED.countDown();
-      SLOW_RELEASE.await(30, TimeUnit.SECONDS);
-      return EchoService.echo(request);
-    }).build();
-    backend = SoapServer.builder().endpoint("/echo", EchoService.dispatcher())
-        .endpoint("/slow", slow).build().start();
+    backend = SoapServer.builder().endpoint("/echo", EchoService.dispatcher()).build().start();
     client = SoapClient.builder().timeout(Duration.ofSeconds(20)).build();
   }
 
   @AfterAll
   static void stop() throws Exception {
-    SLOW_RELEASE.countDown();
     client.close();
     backend.close();
   }
@@ -136,36 +124,6 @@ class BrokerStarterTest {
       assertThat(echo(broker.uri("/file"), "from the file")).isEqualTo("from the file");
       assertThat(broker.routes().timeout()).isEqualTo(Duration.ofSeconds(10));
     }
-  }
-
-  @Test
-  void shutdownWaitsForTheExchangeInFlight() throws Exception {
-    ConfigurableApplicationContext context = app(
-        "ferry.broker.routes[0].path=/slow",
-        "ferry.broker.routes[0].to=" + backend.uri("/slow")).run();
-    ManagedBroker broker = context.getBean(ManagedBroker.class);
-    HealthIndicator health = context.getBean("ferryBrokerHealthIndicator",
-        HealthIndicator.class);
-    CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> {
-      try {
-        return echo(broker.uri("/slow"), "in flight");
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    assertThat(SLOW_ARRIVED.await(20, TimeUnit.SECONDS)).isTrue();
-    CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!broker.draining() && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
-    }
-    assertThat(broker.draining()).as("shutdown is waiting for the exchange").isTrue();
-    assertThat(health.health().getStatus().getCode()).isEqualTo("OUT_OF_SERVICE");
-    assertThat(closing).isNotDone();
-    SLOW_RELEASE.countDown();
-    assertThat(call.get(20, TimeUnit.SECONDS)).isEqualTo("in flight");
-    closing.get(20, TimeUnit.SECONDS);
-    assertThat(broker.isRunning()).isFalse();
   }
 
   @Test

@@ -29,7 +29,8 @@ class ConfigurationMetadataTest {
     Map<String, ConfigurationMetadataProperty> properties = metadata();
     assertThat(properties).containsKeys("ferry.broker.routes", "ferry.broker.routes-file",
         "ferry.broker.port", "ferry.broker.timeout", "ferry.broker.ssl-bundle",
-        "ferry.broker.client-auth", "ferry.broker.users", "ferry.broker.drain-timeout");
+        "ferry.broker.client-auth", "ferry.broker.users", "ferry.broker.drain-delay",
+        "ferry.broker.drain-timeout");
     properties.values().forEach(p -> assertThat(p.getDescription()).as(p.getId()).isNotBlank());
     assertThat(properties.get("ferry.broker.drain-timeout").getType())
         .isEqualTo("java.time.Duration");

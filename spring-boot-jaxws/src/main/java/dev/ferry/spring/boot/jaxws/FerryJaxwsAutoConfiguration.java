@@ -15,6 +15,7 @@ import dev.ferry.spring.boot.jaxws.internal.ServletEndpoints;
 import dev.ferry.xop.XopCodec;
 import dev.ferry.xop.XopLimits;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import jakarta.xml.ws.WebServiceContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,7 +41,9 @@ import org.springframework.context.annotation.Configuration;
  * {@code jakarta.xml.ws.Endpoint} beans, on Ferry's JAX-WS runtime under
  * {@code ferry.jaxws.path}: in Spring Boot's embedded servlet container where the application
  * has one, else on Ferry's own server ({@code ferry.jaxws.server.*}). Their meters go to the
- * application's {@code MeterRegistry} where there is one (Actuator), and a health indicator
+ * application's {@code MeterRegistry} where there is one (Actuator), their spans to the
+ * application's {@code OpenTelemetry} where there is one (Micrometer Tracing's OpenTelemetry
+ * bridge, {@code management.tracing.*}), so that they join its traces, and a health indicator
  * ({@code ferryJaxws}) reports them where Actuator's health is present.
  */
 @AutoConfiguration(afterName = {
@@ -85,8 +88,10 @@ public class FerryJaxwsAutoConfiguration {
         XopCodec.builder());
   }
 
-  static ServerOptions.Builder options(JaxwsProperties p) {
-    ServerOptions.Builder o = ServerOptions.builder().maxRequests(p.getMaxRequests());
+  static ServerOptions.Builder options(JaxwsProperties p, ObjectProvider<OpenTelemetry> otel) {
+    // null without the application's: the global one, as without Spring
+    ServerOptions.Builder o = ServerOptions.builder().maxRequests(p.getMaxRequests())
+        .openTelemetry(otel.getIfAvailable());
     if (p.getPublicAddress() != null) {
       o.publicAddress(p.getPublicAddress());
     }
@@ -99,10 +104,11 @@ public class FerryJaxwsAutoConfiguration {
   static class InServletContainer {
     @Bean
     ServletContextInitializer ferryJaxwsServlets(ListableBeanFactory beans,
-        JaxwsProperties properties, ServedEndpoints served, Metrics ferryServerMetrics) {
+        JaxwsProperties properties, ServedEndpoints served, Metrics ferryServerMetrics,
+        ObjectProvider<OpenTelemetry> otel) {
       SoapCodec codec = codec(properties);
       return new ServletEndpoints(new EndpointBeans(beans, properties, codec), served, codec,
-          ferryServerMetrics, options(properties).build());
+          ferryServerMetrics, options(properties, otel).build());
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -123,10 +129,11 @@ public class FerryJaxwsAutoConfiguration {
   static class OnOwnServer {
     @Bean
     OwnServer ferryJaxwsServer(ListableBeanFactory beans, JaxwsProperties properties,
-        ServedEndpoints served, Metrics ferryServerMetrics, ObjectProvider<SslBundles> ssl) {
+        ServedEndpoints served, Metrics ferryServerMetrics, ObjectProvider<SslBundles> ssl,
+        ObjectProvider<OpenTelemetry> otel) {
       SoapCodec codec = codec(properties);
       JaxwsProperties.Server s = properties.getServer();
-      ServerOptions.Builder o = options(properties).requestTimeout(s.getRequestTimeout())
+      ServerOptions.Builder o = options(properties, otel).requestTimeout(s.getRequestTimeout())
           .idleTimeout(s.getIdleTimeout());
       if (s.getUsers() != null) {
         o.authenticator(users(s));

@@ -5,7 +5,6 @@ import dev.ferry.broker.Routes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.time.Duration;
 import java.util.Map;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -13,23 +12,23 @@ import org.springframework.core.env.MapPropertySource;
 
 /**
  * The broker under the application's lifecycle: it listens once the context has started
- * (publishing {@code local.ferry.broker.port}), and on shutdown waits, up to the drain
- * timeout, for the exchanges in flight before it closes.
+ * (publishing {@code local.ferry.broker.port}), and on shutdown drains as
+ * {@link Broker#close()} does, beside Boot's own graceful shutdown of its web server: its
+ * readiness turns false at once, new connections are taken for its drain delay, then its
+ * listener closes and the exchanges in flight may finish for its drain timeout. The drain runs
+ * on a thread of its own, so the context's other beans stop meanwhile; Boot waits for it up to
+ * {@code spring.lifecycle.timeout-per-shutdown-phase}.
  */
 public final class ManagedBroker implements SmartLifecycle {
   private final Broker broker;
   private final Routes routes;
-  private final Duration drainTimeout;
   private final ConfigurableEnvironment environment;
   private volatile boolean running;
   private boolean closed;
-  private volatile boolean draining;
 
-  public ManagedBroker(Broker broker, Routes routes, Duration drainTimeout,
-      ConfigurableEnvironment environment) {
+  public ManagedBroker(Broker broker, Routes routes, ConfigurableEnvironment environment) {
     this.broker = broker;
     this.routes = routes;
-    this.drainTimeout = drainTimeout;
     this.environment = environment;
   }
 
@@ -61,16 +60,15 @@ public final class ManagedBroker implements SmartLifecycle {
     running = true;
   }
 
+  /** Drains the broker and closes it. */
   @Override
   public void stop() {
-    draining = true;
-    drain();
     close();
   }
 
   /** True from the start of shutdown until the broker is closed. */
   public boolean draining() {
-    return draining && running;
+    return running && broker.draining();
   }
 
   @Override
@@ -84,25 +82,18 @@ public final class ManagedBroker implements SmartLifecycle {
     });
   }
 
-  /** Waits until no exchange is in flight, or the drain timeout has passed. */
-  private void drain() {
-    long deadline = System.nanoTime() + drainTimeout.toNanos();
-    while (broker.inFlight() > 0 && System.nanoTime() - deadline < 0) {
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  /** Closes the broker: its listener, connections and threads. Called again, does nothing. */
+  /**
+   * Drains and closes the broker: its listener, connections and threads. Called again, does
+   * nothing.
+   */
   public synchronized void close() {
-    running = false;
-    if (!closed) {
-      closed = true;
-      broker.close();
+    try {
+      if (!closed) {
+        closed = true;
+        broker.close();
+      }
+    } finally {
+      running = false;
     }
   }
 

@@ -9,6 +9,7 @@ import dev.ferry.soap.MessageGuard;
 import dev.ferry.spring.boot.SslBundleTls;
 import dev.ferry.spring.boot.client.ClientProperties;
 import dev.ferry.spring.boot.client.SoapService;
+import io.opentelemetry.api.OpenTelemetry;
 import jakarta.xml.ws.BindingProvider;
 import jakarta.xml.ws.Service;
 import jakarta.xml.ws.WebServiceFeature;
@@ -75,19 +76,31 @@ public final class ClientBeans {
     if (tls != null) {
       context.put(FerryProvider.TLS_PROPERTY, tls);
     }
+    OpenTelemetry otel = openTelemetry(beans);
+    if (otel != null) {
+      context.put(FerryProvider.OPEN_TELEMETRY_PROPERTY, otel);
+    }
     return port;
   }
 
   /** A {@link SoapService} at {@code p.getAddress()} on a client of its own. */
   public static SoapService service(String name, ClientProperties p, BeanFactory beans) {
     SoapClient.Builder b = SoapClient.builder().connectTimeout(p.getConnectTimeout())
-        .timeout(p.getTimeout());
+        .timeout(p.getTimeout()).openTelemetry(openTelemetry(beans));
     TlsSettings tls = tls(name, p, beans);
     if (tls != null) {
       b.tls(tls);
     }
     return SoapService.of(b.build(), p.getAddress(), p.getUsername(), p.getPassword(),
         guard(name, p), p.getTimeout());
+  }
+
+  /**
+   * The application's OpenTelemetry (Micrometer Tracing's bridge makes one), so that the calls'
+   * spans join its traces; null without one: the global one, as without Spring.
+   */
+  private static OpenTelemetry openTelemetry(BeanFactory beans) {
+    return beans.getBeanProvider(OpenTelemetry.class).getIfAvailable();
   }
 
   private static MessageGuard guard(String name, ClientProperties p) {
