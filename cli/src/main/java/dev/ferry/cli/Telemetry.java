@@ -14,8 +14,9 @@ import java.util.function.Function;
  * exporter is asked for ({@code OTEL_EXPORTER_OTLP_ENDPOINT},
  * {@code OTEL_EXPORTER_OTLP_TRACES_ENDPOINT} or {@code OTEL_TRACES_EXPORTER}), and not at all
  * under {@code OTEL_SDK_DISABLED=true}. Only traces are exported (metrics are at
- * {@code /metrics}); the service is named after the command unless {@code OTEL_SERVICE_NAME}
- * says otherwise. Closing it flushes the spans not yet exported.
+ * {@code /metrics}), over OTLP/HTTP unless {@code OTEL_EXPORTER_OTLP_PROTOCOL} says otherwise;
+ * the service is named after the command unless {@code OTEL_SERVICE_NAME} says otherwise.
+ * Closing it flushes the spans not yet exported.
  */
 final class Telemetry implements AutoCloseable {
   private static final String[] ASKED_BY = {"otel.exporter.otlp.endpoint",
@@ -39,8 +40,11 @@ final class Telemetry implements AutoCloseable {
       return new Telemetry(null);
     }
     OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
+        // Defaults under the user's settings. The SDK's own default protocol is gRPC, whose
+        // exporter the command does not ship: OTEL_EXPORTER_OTLP_ENDPOINT alone would fail.
         .addPropertiesSupplier(() -> Map.of(
             "otel.service.name", serviceName,
+            "otel.exporter.otlp.protocol", "http/protobuf",
             "otel.metrics.exporter", "none",
             "otel.logs.exporter", "none"))
         .setResultAsGlobal()

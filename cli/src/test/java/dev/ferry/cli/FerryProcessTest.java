@@ -63,7 +63,7 @@ class FerryProcessTest {
       ProcessBuilder pb = ferryProcess("serve", "--port", "0")
           .redirectError(dir.resolve("serve.log").toFile());
       pb.environment().put("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint().toString());
-      pb.environment().put("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf");
+      // no protocol set: the endpoint alone, as docs/operations.md shows it
       pb.environment().put("OTEL_BSP_SCHEDULE_DELAY", "100");
       Process serve = pb.start();
       try {

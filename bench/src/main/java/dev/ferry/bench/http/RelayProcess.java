@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,8 +52,18 @@ final class RelayProcess implements AutoCloseable {
    * log on (its default). {@code ferry.bench.serverJvmOptions} adds JVM options.
    */
   static RelayProcess serve() throws IOException {
-    return start(cli("ferry.bench.serverJvmOptions", "serve", "--port", "0"),
-        Files.createTempDirectory("ferry-serve"));
+    return serve(Map.of());
+  }
+
+  /**
+   * Starts {@code ferry serve} as {@link #serve()} does, with {@code environment} added to its
+   * environment and {@code options} to its command line.
+   */
+  static RelayProcess serve(Map<String, String> environment, String... options)
+      throws IOException {
+    List<String> command = cli("ferry.bench.serverJvmOptions", "serve", "--port", "0");
+    command.addAll(List.of(options));
+    return start(command, Files.createTempDirectory("ferry-serve"), environment);
   }
 
   /**
@@ -103,8 +114,15 @@ final class RelayProcess implements AutoCloseable {
 
   /** Runs {@code command} until it says where it listens; its standard error goes to dir. */
   private static RelayProcess start(List<String> command, Path dir) throws IOException {
-    Process p = new ProcessBuilder(command)
-        .redirectError(dir.resolve("stderr.log").toFile()).start();
+    return start(command, dir, Map.of());
+  }
+
+  private static RelayProcess start(List<String> command, Path dir,
+      Map<String, String> environment) throws IOException {
+    ProcessBuilder builder = new ProcessBuilder(command)
+        .redirectError(dir.resolve("stderr.log").toFile());
+    builder.environment().putAll(environment);
+    Process p = builder.start();
     BufferedReader out = new BufferedReader(
         new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     for (String line; (line = out.readLine()) != null; ) {

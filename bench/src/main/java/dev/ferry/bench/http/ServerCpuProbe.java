@@ -4,6 +4,7 @@ import dev.ferry.bytes.ByteString;
 import dev.ferry.client.SoapClient;
 import dev.ferry.interop.CxfPeer;
 import dev.ferry.soap.SoapCodec;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +29,10 @@ import org.apache.cxf.Bus;
  * </pre>
  *
  * <p>(size in bytes, client threads, seconds; a fourth argument names the servers, a fifth the
- * clients, such as {@code ferry-jaxws,cxf ferry}).
+ * clients, such as {@code ferry-jaxws,cxf ferry}). Besides the three servers, {@code
+ * ferry-serve-json}, {@code ferry-serve-traced} and {@code ferry-serve-messages} are {@code ferry
+ * serve} with its access log as JSON, with spans exported over OTLP (to a sink in this JVM) and
+ * with message logging, for what each costs beside {@code ferry-serve}.
  */
 public final class ServerCpuProbe {
   private static final int ROUNDS = 5;
@@ -47,11 +51,11 @@ public final class ServerCpuProbe {
     Bus bus = CxfPeer.newBus();
     Map<String, RelayProcess> running = new LinkedHashMap<>();
     Map<String, List<double[]>> rounds = new LinkedHashMap<>();
-    try (SoapClient ferry = SoapClient.builder().ioThreads(Math.min(threads, 2)).build()) {
+    try (OtlpSink spans = OtlpSink.start();
+        SoapClient ferry = SoapClient.builder().ioThreads(Math.min(threads, 2)).build()) {
       Map<String, ProbeCalls.Caller> callers = new LinkedHashMap<>();
       for (String server : servers) {
-        RelayProcess p = server.equals("ferry-serve") ? RelayProcess.serve()
-            : RelayProcess.echoServer(server);
+        RelayProcess p = start(server, spans);
         running.put(server, p);
         for (String client : clients) {
           String pair = client + " -> " + server;
@@ -69,6 +73,9 @@ public final class ServerCpuProbe {
           rounds.get(e.getKey()).add(new double[] {calls / (double) (seconds / ROUNDS), cpuUs});
         }
       }
+      if (spans.exports() > 0) { // the traced server's spans did leave it
+        System.out.printf("OTLP exports taken: %d, %d bytes%n", spans.exports(), spans.bytes());
+      }
     } finally {
       for (RelayProcess p : running.values()) {
         p.close();
@@ -81,6 +88,23 @@ public final class ServerCpuProbe {
           ProbeCalls.median(e.getValue(), 1), e.getValue().stream()
               .map(r -> String.format("%.1f", r[1])).toList());
     }
+  }
+
+  /**
+   * Starts the server {@code name} names: {@code ferry serve} as it ships, or with its access
+   * log as JSON lines ({@code -json}), with spans exported over OTLP to {@code spans} by the
+   * SDK's defaults ({@code -traced}), or with message logging for support ({@code -messages});
+   * else the echo of {@link EchoServerMain}.
+   */
+  private static RelayProcess start(String name, OtlpSink spans) throws IOException {
+    return switch (name) {
+      case "ferry-serve" -> RelayProcess.serve();
+      case "ferry-serve-json" -> RelayProcess.serve(Map.of("FERRY_LOG_FORMAT", "json"));
+      case "ferry-serve-traced" -> RelayProcess.serve(Map.of(
+          "OTEL_EXPORTER_OTLP_ENDPOINT", spans.endpoint(), "OTEL_SERVICE_NAME", "bench"));
+      case "ferry-serve-messages" -> RelayProcess.serve(Map.of(), "--log-messages");
+      default -> RelayProcess.echoServer(name);
+    };
   }
 
   private static Duration cpu(RelayProcess p) {
