@@ -46,9 +46,11 @@ final class LmdbPostingJoin implements Iterator<String> {
     long[] sizes = new long[n];
     Integer[] order = new Integer[n];
     on = true;
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
     for (int i = 0; i < n && on; i++) {
       open[i] = read.open(read.store.postings);
-      order[i] = i;
       if (n > 1) { // one posting alone needs no count, and is placed at its start below
         on = open[i].get(keys[i], GetOp.MDB_SET_KEY);
         sizes[i] = on ? open[i].count() : 0;

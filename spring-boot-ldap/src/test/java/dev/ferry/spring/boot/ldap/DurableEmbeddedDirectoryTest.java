@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -29,12 +30,13 @@ import org.springframework.util.FileSystemUtils;
 
 /**
  * The embedded directory on disk ({@code ferry.ldap.embedded.store.path}): an entry added and
- * one changed through the application's pool are there after the application context is
- * closed and a new one started on the same folder, and the LDIF is not loaded over them again.
+ * one changed through the application's pool by one run of the application are there in the
+ * next one (this test's context, started on the same folder once the first has closed), and
+ * the LDIF is not loaded over them again.
  */
 @SpringBootTest(classes = DurableEmbeddedDirectoryTest.App.class,
     webEnvironment = SpringBootTest.WebEnvironment.NONE)
-@DirtiesContext // the test closes its context
+@DirtiesContext // its store is deleted after the class
 class DurableEmbeddedDirectoryTest {
   private static final String PEOPLE = "ou=people,dc=example,dc=com";
   private static final Path STORE = folder();
@@ -60,37 +62,36 @@ class DurableEmbeddedDirectoryTest {
     }
   }
 
+  /** The same application, run before this test's context on the same store, changes it. */
+  @BeforeAll
+  static void anEarlierRunChangesTheDirectory() throws Exception {
+    try (ConfigurableApplicationContext first = new SpringApplicationBuilder(App.class)
+        .web(WebApplicationType.NONE).properties(PROPERTIES).run()) {
+      first.getBean(LdapPool.class).execute(c -> {
+        c.add("uid=dave," + PEOPLE, List.of(Attribute.of("objectClass", "inetOrgPerson"),
+            Attribute.of("uid", "dave"), Attribute.of("cn", "Dave Lister"),
+            Attribute.of("sn", "Lister")));
+        c.modify("uid=alice," + PEOPLE, List.of(new Modification(Modification.Type.REPLACE,
+            Attribute.of("mail", "alice@wonderland.example"))));
+        return null;
+      });
+    }
+    assertThat(Files.isRegularFile(STORE.resolve("data.mdb"))).isTrue();
+  }
+
   @Autowired
   LdapPool pool;
-  @Autowired
-  ConfigurableApplicationContext context;
 
   @Test
   void changesSurviveARestartOfTheApplication() throws Exception {
-    pool.execute(c -> {
-      c.add("uid=dave," + PEOPLE, List.of(Attribute.of("objectClass", "inetOrgPerson"),
-          Attribute.of("uid", "dave"), Attribute.of("cn", "Dave Lister"),
-          Attribute.of("sn", "Lister")));
-      c.modify("uid=alice," + PEOPLE, List.of(new Modification(Modification.Type.REPLACE,
-          Attribute.of("mail", "alice@wonderland.example"))));
-      return null;
-    });
-    context.close();
-    assertThat(Files.isRegularFile(STORE.resolve("data.mdb"))).isTrue();
-
-    try (ConfigurableApplicationContext again = new SpringApplicationBuilder(App.class)
-        .web(WebApplicationType.NONE).properties(PROPERTIES).run()) {
-      LdapPool restarted = again.getBean(LdapPool.class);
-      List<SearchResultEntry> found = restarted.execute(c -> c.searchAll(SearchRequest.of(
-          PEOPLE, SearchScope.SINGLE_LEVEL, Filter.parse("(|(uid=dave)(uid=alice))"),
-          "mail")));
-      assertThat(found).extracting(SearchResultEntry::objectName).containsExactlyInAnyOrder(
-          "uid=dave," + PEOPLE, "uid=alice," + PEOPLE);
-      SearchResultEntry alice = found.stream().filter(e -> e.objectName().startsWith(
-          "uid=alice")).findFirst().orElseThrow();
-      assertThat(alice.attributes()).extracting(a -> a.value(0).utf8())
-          .containsExactly("alice@wonderland.example"); // not the LDIF's again
-    }
+    List<SearchResultEntry> found = pool.execute(c -> c.searchAll(SearchRequest.of(PEOPLE,
+        SearchScope.SINGLE_LEVEL, Filter.parse("(|(uid=dave)(uid=alice))"), "mail")));
+    assertThat(found).extracting(SearchResultEntry::objectName).containsExactlyInAnyOrder(
+        "uid=dave," + PEOPLE, "uid=alice," + PEOPLE);
+    SearchResultEntry alice = found.stream().filter(e -> e.objectName().startsWith(
+        "uid=alice")).findFirst().orElseThrow();
+    assertThat(alice.attributes()).extracting(a -> a.value(0).utf8())
+        .containsExactly("alice@wonderland.example"); // not the LDIF's again
   }
 
   private static Path folder() {
