@@ -117,7 +117,7 @@ public final class LdapImportProbe {
     long[] atStart = rss(p);
     long entries = readAll(port);
     long[] after = rss(p);
-    System.out.printf("%-6s load %5.1f s, store %,5d MiB; resident %,4d MiB at start"
+    System.out.printf("%-6s load %5.1f s, store %,5d MiB on disk; resident %,4d MiB at start"
         + " (anon %,d, file %,d), %,4d MiB after reading %,d entries (anon %,d, file %,d)%n",
         server, loadNanos / 1e9, size(store) >> 20, atStart[0], atStart[1], atStart[2],
         after[0], entries, after[1], after[2]);
@@ -159,9 +159,13 @@ public final class LdapImportProbe {
     return out;
   }
 
-  private static long size(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+  /** The disk {@code dir} takes (du: an LMDB file is sparse up to its map size). */
+  private static long size(Path dir) throws IOException, InterruptedException {
+    Process du = new ProcessBuilder("du", "-sk", dir.toString()).start();
+    String out = new String(du.getInputStream().readAllBytes()).strip();
+    if (du.waitFor() != 0) {
+      throw new IOException("du -sk " + dir + " failed");
     }
+    return Long.parseLong(out.split("\\s+")[0]) << 10;
   }
 }
