@@ -101,11 +101,8 @@ final class LmdbStore implements Store {
       Files.createDirectories(directory);
       Env.Builder<ByteBuffer> b = Env.create().setMapSize(maxBytes).setMaxDbs(3)
           .setMaxReaders(MAX_READERS);
-      // No read-ahead (as slapd's back-mdb): a page read is one page, not the file around it,
-      // so the memory a server holds is the pages its searches use.
-      env = readOnly ? b.open(directory.toFile(), EnvFlags.MDB_NOTLS, EnvFlags.MDB_NORDAHEAD,
-          EnvFlags.MDB_RDONLY_ENV)
-          : b.open(directory.toFile(), EnvFlags.MDB_NOTLS, EnvFlags.MDB_NORDAHEAD);
+      env = readOnly ? b.open(directory.toFile(), EnvFlags.MDB_NOTLS, EnvFlags.MDB_RDONLY_ENV)
+          : b.open(directory.toFile(), EnvFlags.MDB_NOTLS);
     } catch (ExceptionInInitializerError | IllegalAccessError | NoClassDefFoundError e) {
       throw new IOException("the directory store needs the JVM options --add-opens"
           + " java.base/java.nio=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED",
