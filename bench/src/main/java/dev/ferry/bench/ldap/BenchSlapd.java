@@ -22,6 +22,7 @@ final class BenchSlapd implements AutoCloseable {
   private final Path dir;
   private final int port;
   private long pid = -1;
+  private long loadNanos;
 
   private BenchSlapd(Path dir, int port) {
     this.dir = dir;
@@ -50,7 +51,7 @@ final class BenchSlapd implements AutoCloseable {
     }
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }
@@ -112,8 +113,10 @@ final class BenchSlapd implements AutoCloseable {
     Files.writeString(dir.resolve("config.ldif"), config);
     run(SLAPADD.toString(), "-n", "0", "-F", dir.resolve("slapd.d").toString(), "-l",
         dir.resolve("config.ldif").toString());
+    long start = System.nanoTime();
     run(SLAPADD.toString(), "-q", "-n", "1", "-F", dir.resolve("slapd.d").toString(), "-l",
         ldif.toString()); // -q: no consistency checks, as bulk loads are done
+    loadNanos = System.nanoTime() - start;
   }
 
   private void launch() throws IOException, InterruptedException {
@@ -142,6 +145,16 @@ final class BenchSlapd implements AutoCloseable {
 
   int port() {
     return port;
+  }
+
+  /** How long {@code slapadd} took to load the data (the process, start to end). */
+  long loadNanos() {
+    return loadNanos;
+  }
+
+  /** The folder of slapd's LMDB store. */
+  Path dataDirectory() {
+    return dir.resolve("data");
   }
 
   ProcessHandle process() {

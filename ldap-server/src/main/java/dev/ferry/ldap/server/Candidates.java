@@ -46,27 +46,49 @@ abstract class Candidates {
 
   /** The keys posted under {@code indexKey}, as {@code read} sees them. */
   static Candidates of(Store.Read read, ByteString indexKey) {
-    return new Candidates() {
-      private long size = -1;
+    return new Posted(read, List.of(indexKey));
+  }
 
-      @Override
-      long estimate() {
-        if (size < 0) {
-          size = read.postingSize(indexKey);
+  /**
+   * The keys posted under every one of some index keys: the store walks their postings side
+   * by side ({@link Store.Read#posted}), the smallest first.
+   */
+  private static final class Posted extends Candidates {
+    private final Store.Read read;
+    private final List<ByteString> indexKeys;
+    private long size = -1;
+
+    Posted(Store.Read read, List<ByteString> indexKeys) {
+      this.read = read;
+      this.indexKeys = indexKeys;
+    }
+
+    /** The smallest posting's size, counted only when asked (an and of other parts asks). */
+    @Override
+    long estimate() {
+      if (size < 0) {
+        size = Long.MAX_VALUE;
+        for (ByteString k : indexKeys) {
+          size = Math.min(size, read.postingSize(k));
         }
-        return size;
       }
+      return size;
+    }
 
-      @Override
-      boolean contains(String key) {
-        return read.isPosted(indexKey, key);
+    @Override
+    boolean contains(String key) {
+      for (ByteString k : indexKeys) {
+        if (!read.isPosted(k, key)) {
+          return false;
+        }
       }
+      return true;
+    }
 
-      @Override
-      Iterator<String> iterator(String from, boolean inclusive, String end) {
-        return read.posting(indexKey, from, inclusive, end);
-      }
-    };
+    @Override
+    Iterator<String> iterator(String from, boolean inclusive, String end) {
+      return read.posted(indexKeys, from, inclusive, end);
+    }
   }
 
   /** The keys of a set made for one search (an ordering range gathered). */
@@ -97,12 +119,28 @@ abstract class Candidates {
     return (end == null ? tail : tail.headSet(end, false)).iterator();
   }
 
-  /** The keys in every one of {@code parts}. */
+  /**
+   * The keys in every one of {@code parts}: the postings among them are joined in the store,
+   * and the keys the smallest part gives are checked against the others.
+   */
   static Candidates all(List<Candidates> parts) {
-    if (parts.size() == 1) {
-      return parts.get(0);
+    List<Candidates> sorted = new ArrayList<>();
+    List<ByteString> posted = new ArrayList<>();
+    Store.Read read = null;
+    for (Candidates c : parts) {
+      if (c instanceof Posted p) {
+        posted.addAll(p.indexKeys);
+        read = p.read;
+      } else {
+        sorted.add(c);
+      }
     }
-    List<Candidates> sorted = new ArrayList<>(parts);
+    if (read != null) {
+      sorted.add(new Posted(read, posted));
+    }
+    if (sorted.size() == 1) {
+      return sorted.get(0);
+    }
     sorted.sort(Comparator.comparingLong(Candidates::estimate));
     Candidates smallest = sorted.get(0);
     List<Candidates> others = sorted.subList(1, sorted.size());
@@ -173,7 +211,7 @@ abstract class Candidates {
   }
 
   /** An iterator that skips the keys {@link #accept} refuses. */
-  private abstract static class Filtered implements Iterator<String> {
+  abstract static class Filtered implements Iterator<String> {
     private final Iterator<String> in;
     private String next;
 

@@ -17,7 +17,7 @@ import java.util.TreeSet;
  * and the planning of a filter over them ({@link #plan}). Each index files the keys of the
  * entries that have a value under an index key ({@link IndexKeys}): an equality key
  * (objectClass values also under every superclass, as filters match subclasses), presence,
- * three-character pieces of substring text (the first and last anchored), or an ordering key,
+ * pieces of substring text ({@link #valueGrams}), or an ordering key,
  * whose bytes order as the ordering rule orders values. The postings live in the directory's
  * {@link Store}, changed in the same write as the entries.
  *
@@ -29,7 +29,14 @@ final class Indexes {
   /** Anchors of substring text: characters string preparation never leaves in a value. */
   private static final char START = '\u0002';
   private static final char END = '\u0003';
-  private static final int GRAM = 3;
+  /**
+   * Characters of a substring key. Four, as slapd's default {@code olcIndexSubstrAnyLen}: a
+   * piece of three characters names thousands of entries where one of four names tens, and a
+   * search walks the postings of its keys.
+   */
+  private static final int GRAM = 4;
+  /** The key scheme, in {@link #description}: a store of another is indexed again. */
+  private static final String KEYS = "keys 2";
   /** Distinct ordering keys an or merges as it goes; a wider range is gathered, or not used. */
   private static final int MERGED_RANGE_KEYS = 256;
 
@@ -69,7 +76,7 @@ final class Indexes {
       d.add(x.type.oid + " " + new TreeSet<>(x.kinds));
     }
     d.sort(null);
-    this.description = String.join(", ", d);
+    this.description = KEYS + ": " + String.join(", ", d);
   }
 
   private static void check(AttributeType t, Set<IndexType> kinds) {
@@ -159,7 +166,7 @@ final class Indexes {
         }
         if (x.kinds.contains(IndexType.SUBSTRING)
             && x.type.substr.key(v, schema) instanceof String text) {
-          for (String g : grams(START + text + END)) {
+          for (String g : valueGrams(START + text + END)) {
             out.add(IndexKeys.of(x.substring, g));
           }
         }
@@ -202,11 +209,41 @@ final class Indexes {
     }
   }
 
-  private static List<String> grams(String text) {
-    List<String> out = new ArrayList<>();
-    for (int i = 0; i + GRAM <= text.length(); i++) {
-      out.add(text.substring(i, i + GRAM));
+  /**
+   * The substring keys of a value's anchored text: every {@value #GRAM} characters, and its
+   * first and last one and two characters with their anchor, for the initial and final pieces
+   * shorter than a key ({@code (uid=u1*)}, {@code (uid=*99)}).
+   */
+  static Set<String> valueGrams(String anchored) {
+    Set<String> out = new LinkedHashSet<>();
+    int n = anchored.length();
+    for (int i = 0; i + GRAM <= n; i++) {
+      out.add(anchored.substring(i, i + GRAM));
     }
+    for (int k = 2; k < GRAM && k <= n; k++) {
+      out.add(anchored.substring(0, k));
+      out.add(anchored.substring(n - k));
+    }
+    return out;
+  }
+
+  /**
+   * The keys a filter's piece (anchored if initial or final) is looked up by: every other
+   * {@value #GRAM} characters and the last ones, which cover it (as slapd's {@code
+   * olcIndexSubstrAnyStep} 2), or an anchored piece shorter than a key whole; none for a
+   * shorter piece inside the value, which no key can narrow.
+   */
+  static List<String> pieceGrams(String piece) {
+    int n = piece.length();
+    if (n < GRAM) {
+      boolean anchored = n >= 2 && (piece.charAt(0) == START || piece.charAt(n - 1) == END);
+      return anchored ? List.of(piece) : List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i + GRAM < n; i += 2) {
+      out.add(piece.substring(i, i + GRAM));
+    }
+    out.add(piece.substring(n - GRAM));
     return out;
   }
 
@@ -329,7 +366,7 @@ final class Indexes {
     }
     List<Candidates> parts = new ArrayList<>();
     for (String piece : pieces) {
-      for (String g : grams(piece)) {
+      for (String g : pieceGrams(piece)) {
         parts.add(Candidates.of(r, IndexKeys.of(x.substring, g)));
       }
     }
@@ -386,7 +423,7 @@ final class Indexes {
 
   private static boolean gather(Store.Read r, ByteString indexKey, TreeSet<String> into,
       int maxGathered) {
-    for (Iterator<String> p = r.posting(indexKey, null, true, null); p.hasNext(); ) {
+    for (Iterator<String> p = r.posted(List.of(indexKey), null, true, null); p.hasNext(); ) {
       into.add(p.next());
       if (into.size() > maxGathered) {
         return false;

@@ -22,12 +22,15 @@ import org.lmdbjava.Txn;
 class LmdbRead implements Store.Read {
   /** After the encoding: a type id per attribute (2 bytes), then counts 2 + 2 + 2, size 4. */
   static final int TRAILER_BYTES = 10;
+  private static final int BUFFER_BYTES = 1024;
 
   final LmdbStore store;
   final Txn<ByteBuffer> txn;
   private final ByteBuffer keyBuffer;
   private final ByteBuffer valueBuffer;
   private final ByteBuffer scratch;
+  /** Where the scratch after the key and value buffers is free, for {@link #hold}. */
+  private int held = 2 * BUFFER_BYTES;
   private final List<Cursor<ByteBuffer>> cursors = new ArrayList<>();
   private Cursor<ByteBuffer> entryCursor;
   private Cursor<ByteBuffer> postingCursor;
@@ -36,8 +39,8 @@ class LmdbRead implements Store.Read {
     this.store = store;
     this.txn = txn;
     this.scratch = store.takeScratch();
-    this.keyBuffer = scratch.slice(0, 1024);
-    this.valueBuffer = scratch.slice(1024, 1024);
+    this.keyBuffer = scratch.slice(0, BUFFER_BYTES);
+    this.valueBuffer = scratch.slice(BUFFER_BYTES, BUFFER_BYTES);
   }
 
   // --- keys --------------------------------------------------------------------------------------
@@ -51,9 +54,30 @@ class LmdbRead implements Store.Read {
     return fill(valueBuffer, bytes);
   }
 
+  /** An index key in this read's key buffer (index keys fit LMDB's keys: {@link IndexKeys}). */
+  final ByteBuffer key(ByteString indexKey) {
+    return keyBuffer.clear().put(indexKey.asByteBuffer()).flip();
+  }
+
   private static ByteBuffer fill(ByteBuffer b, byte[] bytes) {
     int n = Math.min(bytes.length, LmdbStore.MAX_KEY_BYTES);
     return b.clear().put(bytes, 0, n).flip();
+  }
+
+  /**
+   * An index key in a direct buffer of its own until the read ends, for a cursor that seeks
+   * under it again and again: taken from the read's scratch while it lasts.
+   */
+  private ByteBuffer hold(ByteString indexKey) {
+    int n = indexKey.size();
+    ByteBuffer b;
+    if (held + n <= scratch.capacity()) {
+      b = scratch.slice(held, n);
+      held += n;
+    } else {
+      b = ByteBuffer.allocateDirect(n);
+    }
+    return b.put(0, indexKey.asByteBuffer(), 0, n);
   }
 
   static byte[] utf8(String s) {
@@ -187,38 +211,29 @@ class LmdbRead implements Store.Read {
   @Override
   public long postingSize(ByteString indexKey) {
     Cursor<ByteBuffer> c = postingCursor();
-    return c.get(key(indexKey.toByteArray()), GetOp.MDB_SET) ? c.count() : 0;
+    return c.get(key(indexKey), GetOp.MDB_SET) ? c.count() : 0;
   }
 
   @Override
   public boolean isPosted(ByteString indexKey, String entryKey) {
     byte[] v = utf8(entryKey);
-    return v.length <= LmdbStore.MAX_KEY_BYTES && postingCursor().get(
-        key(indexKey.toByteArray()), value(v), SeekOp.MDB_GET_BOTH);
+    return v.length <= LmdbStore.MAX_KEY_BYTES && postingCursor().get(key(indexKey), value(v),
+        SeekOp.MDB_GET_BOTH);
   }
 
   @Override
-  public Iterator<String> posting(ByteString indexKey, String from, boolean inclusive,
+  public Iterator<String> posted(List<ByteString> indexKeys, String from, boolean inclusive,
       String end) {
-    Cursor<ByteBuffer> c = open(store.postings);
-    byte[] f = from == null ? null : utf8(from);
-    byte[] e = end == null ? null : utf8(end);
-    boolean found = f == null ? c.get(key(indexKey.toByteArray()), GetOp.MDB_SET_KEY)
-        : c.get(key(indexKey.toByteArray()), value(f), SeekOp.MDB_GET_BOTH_RANGE);
-    if (found && f != null && !inclusive && compare(c.val(), f) == 0) {
-      found = c.seek(SeekOp.MDB_NEXT_DUP);
+    ByteBuffer[] keys = new ByteBuffer[indexKeys.size()];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = hold(indexKeys.get(i));
     }
-    return new Walk<>(c, found) {
-      @Override
-      boolean step() {
-        return c.seek(SeekOp.MDB_NEXT_DUP);
-      }
-
-      @Override
-      String current() {
-        return e != null && compare(c.val(), e) >= 0 ? null : text(c.val());
-      }
-    };
+    try {
+      return new LmdbPostingJoin(this, keys, from == null ? null : utf8(from), inclusive,
+          end == null ? null : utf8(end));
+    } catch (LmdbException e) {
+      throw LmdbStore.failure(e);
+    }
   }
 
   @Override
@@ -306,6 +321,7 @@ class LmdbRead implements Store.Read {
       closeCursors();
       txn.close();
     } finally {
+      held = 2 * BUFFER_BYTES;
       store.giveScratch(scratch);
     }
   }

@@ -91,7 +91,7 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
   @Override
   public void post(ByteString indexKey, String entryKey) {
     try {
-      store.postings.put(txn, key(indexKey.toByteArray()), value(utf8(entryKey)));
+      store.postings.put(txn, key(indexKey), value(utf8(entryKey)));
     } catch (LmdbException x) {
       throw LmdbStore.failure(x);
     }
@@ -100,7 +100,7 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
   @Override
   public void unpost(ByteString indexKey, String entryKey) {
     try {
-      store.postings.delete(txn, key(indexKey.toByteArray()), value(utf8(entryKey)));
+      store.postings.delete(txn, key(indexKey), value(utf8(entryKey)));
     } catch (LmdbException x) {
       throw LmdbStore.failure(x);
     }

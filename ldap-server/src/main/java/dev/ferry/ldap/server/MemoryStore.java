@@ -3,6 +3,7 @@ package dev.ferry.ldap.server;
 import dev.ferry.bytes.ByteString;
 import java.util.Collections;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -83,10 +84,28 @@ final class MemoryStore implements Store {
     }
 
     @Override
-    public Iterator<String> posting(ByteString indexKey, String from, boolean inclusive,
+    public Iterator<String> posted(List<ByteString> indexKeys, String from, boolean inclusive,
         String end) {
-      Posting p = postings.get(indexKey);
-      return p == null ? Collections.emptyIterator() : p.keys(from, inclusive, end);
+      Posting[] all = new Posting[indexKeys.size()];
+      for (int i = 0; i < all.length; i++) {
+        all[i] = postings.get(indexKeys.get(i));
+        if (all[i] == null) {
+          return Collections.emptyIterator();
+        }
+      }
+      java.util.Arrays.sort(all, java.util.Comparator.comparingInt(Posting::size));
+      Iterator<String> walked = all[0].keys(from, inclusive, end);
+      return all.length == 1 ? walked : new Candidates.Filtered(walked) {
+        @Override
+        boolean accept(String key) { // the others asked about each key
+          for (int i = 1; i < all.length; i++) {
+            if (!all[i].contains(key)) {
+              return false;
+            }
+          }
+          return true;
+        }
+      };
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.ferry.ldap.server;
 
 import dev.ferry.bytes.ByteString;
 import java.util.Iterator;
+import java.util.List;
 
 /**
  * Where a directory's entries and their index postings live: {@link MemoryStore} (in memory,
@@ -45,8 +46,12 @@ interface Store extends AutoCloseable {
 
     boolean isPosted(ByteString indexKey, String entryKey);
 
-    /** The entry keys posted under {@code indexKey}, bounded as {@link #entries} bounds. */
-    Iterator<String> posting(ByteString indexKey, String from, boolean inclusive, String end);
+    /**
+     * The entry keys posted under every one of {@code indexKeys} (one at least; the smallest
+     * posting is the one walked), bounded as {@link #entries} bounds, in key order.
+     */
+    Iterator<String> posted(List<ByteString> indexKeys, String from, boolean inclusive,
+        String end);
 
     /**
      * The index keys from {@code from} (inclusive) up to {@code to} (inclusive if {@code

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ferry.bytes.ByteString;
 import dev.ferry.ldap.Attribute;
 import dev.ferry.ldap.Filter;
 import dev.ferry.ldap.LdapConnection;
@@ -18,9 +19,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -180,6 +184,94 @@ class IndexTest {
       assertEquals(0, count(c, "(uid=babs)"));
       assertEquals(1, count(c, "(objectClass=inetOrgPerson)")); // jdoe is left
     }
+  }
+
+  /**
+   * The store walks postings side by side ({@link Store.Read#posted}): for random sets of
+   * index keys and random bounds, it gives exactly the keys in every one of their postings, in
+   * key order, as the postings one at a time say.
+   */
+  @ParameterizedTest(name = "durable: {0}")
+  @ValueSource(booleans = {false, true})
+  void postingsWalkedTogetherAreTheirIntersection(boolean durable) throws Exception {
+    Random random = new Random(3402);
+    String[] words = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    List<LdifRecord.Entry> entries = new ArrayList<>();
+    entries.add(new LdifRecord.Entry(BASE, List.of(Attribute.of("objectClass", "domain"),
+        Attribute.of("dc", "example"))));
+    for (int i = 0; i < 400; i++) {
+      Set<String> values = new TreeSet<>();
+      for (String w : words) { // word k in about one entry in k + 1
+        if (random.nextInt(Arrays.asList(words).indexOf(w) + 2) == 0) {
+          values.add(w);
+        }
+      }
+      values.add("n" + i % 7);
+      entries.add(new LdifRecord.Entry("uid=u" + i + "," + BASE, List.of(
+          Attribute.of("objectClass", "account"), Attribute.of("uid", "u" + i),
+          Attribute.of("description", values.toArray(String[]::new)))));
+    }
+    try (LdapServer s = store(LdapServer.builder(), durable).suffix(BASE)
+        .index("description", IndexType.EQUALITY).records(entries).start();
+        Directory.View v = s.dsa().directory.read()) {
+      List<ByteString> keys = new ArrayList<>();
+      v.read.indexKeys(ByteString.EMPTY, ByteString.of((byte) -1), true)
+          .forEachRemaining(keys::add);
+      assertTrue(keys.size() >= words.length + 7, keys.toString());
+      List<String> dns = new ArrayList<>();
+      v.scan("", SearchScope.WHOLE_SUBTREE, null, e -> dns.add(e.key));
+      for (int round = 0; round < 300; round++) {
+        List<ByteString> some = new ArrayList<>();
+        for (int k = 1 + random.nextInt(4); k > 0; k--) {
+          some.add(keys.get(random.nextInt(keys.size())));
+        }
+        String from = random.nextBoolean() ? null : dns.get(random.nextInt(dns.size()));
+        boolean inclusive = random.nextBoolean();
+        String end = random.nextBoolean() ? null : dns.get(random.nextInt(dns.size()));
+        if (from != null && end != null && from.compareTo(end) > 0) { // a search's range
+          String f = from;
+          from = end;
+          end = f;
+        }
+        List<String> expected = new ArrayList<>();
+        v.read.posted(some.subList(0, 1), from, inclusive, end).forEachRemaining(expected::add);
+        for (ByteString k : some) {
+          List<String> one = new ArrayList<>();
+          v.read.posted(List.of(k), null, true, null).forEachRemaining(one::add);
+          expected.retainAll(one);
+        }
+        List<String> joined = new ArrayList<>();
+        v.read.posted(some, from, inclusive, end).forEachRemaining(joined::add);
+        assertEquals(expected, joined, some + " from " + from + " to " + end);
+      }
+    }
+  }
+
+  /** Every substring key of a piece is a key of each value that holds the piece there. */
+  @Test
+  void theKeysOfAPieceAreKeysOfEveryValueHoldingIt() {
+    Random random = new Random(3403);
+    for (int round = 0; round < 5000; round++) {
+      StringBuilder value = new StringBuilder();
+      for (int i = random.nextInt(12); i > 0; i--) {
+        value.append((char) ('a' + random.nextInt(3)));
+      }
+      String anchored = "\u0002" + value + "\u0003";
+      int from = random.nextInt(anchored.length() - 1);
+      int to = from + 2 + random.nextInt(anchored.length() - from - 1);
+      String piece = anchored.substring(from, Math.min(to, anchored.length()));
+      if (piece.length() < 2 || piece.equals("\u0002\u0003")) {
+        continue;
+      }
+      Set<String> keys = Indexes.valueGrams(anchored);
+      for (String g : Indexes.pieceGrams(piece)) {
+        assertTrue(keys.contains(g), piece + " of " + anchored + ": " + g + " not in " + keys);
+      }
+    }
+    assertEquals(List.of("\u0002u1"), Indexes.pieceGrams("\u0002u1")); // (uid=u1*)
+    assertEquals(List.of("99\u0003"), Indexes.pieceGrams("99\u0003")); // (uid=*99)
+    assertEquals(List.of(), Indexes.pieceGrams("mbe")); // (cn=*mbe*): no key narrows it
+    assertEquals(List.of("mber", "er 1", " 123", "2345"), Indexes.pieceGrams("mber 12345"));
   }
 
   static int count(LdapConnection c, String filter) throws IOException {

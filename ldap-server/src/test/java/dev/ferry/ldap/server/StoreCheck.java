@@ -33,7 +33,7 @@ final class StoreCheck {
           true);
       while (all.hasNext() && out.size() < 20) {
         ByteString k = all.next();
-        for (Iterator<String> p = v.read.posting(k, null, true, null); p.hasNext(); ) {
+        for (Iterator<String> p = v.read.posted(List.of(k), null, true, null); p.hasNext(); ) {
           String key = p.next();
           StoredEntry e = v.get(key);
           if (e == null || !dsa.directory.indexes.keys(e).contains(k)) {

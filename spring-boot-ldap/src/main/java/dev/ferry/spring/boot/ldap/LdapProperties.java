@@ -1,11 +1,13 @@
 package dev.ferry.spring.boot.ldap;
 
 import dev.ferry.ldap.LdapPool;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.Delimiter;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The {@code ferry.ldap.*} properties: an embedded directory ({@code ferry.ldap.embedded.*},
@@ -65,6 +67,8 @@ public class LdapProperties {
     private boolean readOnly;
     /** TLS from a Spring Boot SSL bundle (its key and chain; its trust for client certs). */
     private Tls ssl = new Tls();
+    /** Where the directory is kept: in memory (lost when the application stops) or on disk. */
+    private Store store = new Store();
 
     public List<String> getBaseDn() {
       return baseDn;
@@ -131,6 +135,45 @@ public class LdapProperties {
 
     public void setSsl(Tls ssl) {
       this.ssl = ssl;
+    }
+
+    public Store getStore() {
+      return store;
+    }
+
+    public void setStore(Store store) {
+      this.store = store;
+    }
+  }
+
+  /**
+   * {@code ferry.ldap.embedded.store.*}: the embedded directory on disk, as {@code ferry ldap
+   * serve --data} keeps it (LMDB; each change on disk before it is answered). The LDIF is then
+   * loaded only into an empty store, so that changes survive a restart.
+   */
+  public static class Store {
+    /** The folder of a durable store (made if missing); none to keep the directory in memory. */
+    private Path path;
+    /** The most the store may hold: address space reserved, not disk taken. */
+    private DataSize maxSize = DataSize.ofGigabytes(16);
+
+    public Path getPath() {
+      return path;
+    }
+
+    public void setPath(Path path) {
+      this.path = path;
+    }
+
+    public DataSize getMaxSize() {
+      return maxSize;
+    }
+
+    public void setMaxSize(DataSize maxSize) {
+      if (maxSize.toBytes() < 1 << 20) {
+        throw new IllegalArgumentException("expected at least 1MB, got " + maxSize);
+      }
+      this.maxSize = maxSize;
     }
   }
 

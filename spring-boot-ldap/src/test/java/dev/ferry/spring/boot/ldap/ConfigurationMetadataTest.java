@@ -30,7 +30,9 @@ class ConfigurationMetadataTest {
     assertThat(properties).containsKeys("ferry.ldap.embedded.base-dn", "ferry.ldap.embedded.ldif",
         "ferry.ldap.embedded.port", "ferry.ldap.embedded.credential.username",
         "ferry.ldap.embedded.credential.password", "ferry.ldap.embedded.anonymous-read",
-        "ferry.ldap.embedded.ssl.bundle", "ferry.ldap.embedded.ssl.mode", "ferry.ldap.pool.urls",
+        "ferry.ldap.embedded.ssl.bundle", "ferry.ldap.embedded.ssl.mode",
+        "ferry.ldap.embedded.store.path", "ferry.ldap.embedded.store.max-size",
+        "ferry.ldap.pool.urls",
         "ferry.ldap.pool.credential.username", "ferry.ldap.pool.ssl.bundle",
         "ferry.ldap.pool.min", "ferry.ldap.pool.max", "ferry.ldap.pool.checkout-timeout",
         "ferry.ldap.pool.timeout");
@@ -38,5 +40,9 @@ class ConfigurationMetadataTest {
     assertThat(properties.get("ferry.ldap.pool.max").getDefaultValue()).isEqualTo(8);
     assertThat(properties.get("ferry.ldap.embedded.anonymous-read").getDefaultValue())
         .isEqualTo(true);
+    assertThat(properties.get("ferry.ldap.embedded.store.path").getType())
+        .isEqualTo("java.nio.file.Path");
+    assertThat(properties.get("ferry.ldap.embedded.store.max-size").getType())
+        .isEqualTo("org.springframework.util.unit.DataSize");
   }
 }

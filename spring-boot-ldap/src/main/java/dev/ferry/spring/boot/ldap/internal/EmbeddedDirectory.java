@@ -50,6 +50,9 @@ public final class EmbeddedDirectory {
       }
       b.rootDn(root.getUsername(), root.getPassword());
     }
+    if (p.getStore().getPath() != null) {
+      b.storage(p.getStore().getPath(), p.getStore().getMaxSize().toBytes());
+    }
     for (Resource r : ldif(p, resources)) {
       b.records(read(r));
     }
