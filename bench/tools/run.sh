@@ -66,6 +66,10 @@ suite_server_cpu() { # each server in its own JVM: ferry serve, Ferry's JAX-WS e
   $probe 32768 1 20 > "$OUT/server-cpu-32k.txt"
   $probe 32768 8 20 > "$OUT/server-cpu-32k-8.txt"
   $probe 1048576 1 20 > "$OUT/server-cpu-1m.txt"
+  # what JSON logs, exported spans and message logging cost ferry serve
+  local ops=ferry-serve,ferry-serve-json,ferry-serve-traced,ferry-serve-messages
+  $probe 1024 1 20 $ops ferry > "$OUT/server-cpu-ops-1k.txt"
+  $probe 32768 1 20 $ops ferry > "$OUT/server-cpu-ops-32k.txt"
 }
 
 suite_war() { # the typed echo as a web application in Tomcat 11: Ferry's initializer, CXF's servlet
