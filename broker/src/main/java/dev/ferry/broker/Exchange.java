@@ -132,7 +132,7 @@ final class Exchange {
   volatile QName faultCode;
   /** What cut the exchange short, for the server span (set only when traced). */
   private Throwable failure;
-  /** The request and its answer as the message log sees them (a SOAP POST's only). */
+  /** The request and its answer as the message log sees them (a POST's only). */
   ExchangeMessages messages = ExchangeMessages.OFF;
 
   Exchange(BrokerContext cx, CallerHandler caller, ChannelHandlerContext ctx, HttpRequest request) {
