@@ -2,6 +2,7 @@
 module dev.ferry.broker {
   requires transitive dev.ferry.client;
   requires transitive dev.ferry.tracing;
+  requires transitive dev.ferry.logging;
   requires transitive micrometer.core;
   requires transitive micrometer.registry.prometheus;
   requires io.netty.buffer;

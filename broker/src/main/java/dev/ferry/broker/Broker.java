@@ -5,6 +5,7 @@ import dev.ferry.client.SoapClient;
 import dev.ferry.client.internal.HttpConnections;
 import dev.ferry.client.internal.NettyTls;
 import dev.ferry.client.internal.Transport;
+import dev.ferry.logging.MessageLog;
 import dev.ferry.security.Authenticator;
 import dev.ferry.security.TlsSettings;
 import dev.ferry.soap.SoapCodec;
@@ -109,7 +110,7 @@ public final class Broker implements AutoCloseable {
     InetSocketAddress at = (InetSocketAddress) listener.localAddress();
     context = new BrokerContext(config.codec, routeSet, config.options, metrics, audit,
         new AtomicInteger(), (tls == null ? "http" : "https") + "://" + hostForUrl(config.host)
-        + ":" + at.getPort(), draining, tracing);
+        + ":" + at.getPort(), draining, tracing, config.messageLog);
     return this;
   }
 
@@ -289,8 +290,20 @@ public final class Broker implements AutoCloseable {
     private Authenticator authenticator;
     private io.micrometer.core.instrument.MeterRegistry meterRegistry;
     private OpenTelemetry openTelemetry;
+    private MessageLog messageLog;
 
     private Builder() {}
+
+    /**
+     * Logs each SOAP request as the caller sent it and the answer the broker sends back (the
+     * member's reply, or the broker's own fault), masked and capped as {@code log} says, held
+     * and streamed alike; attachments are listed by Content-ID, type and size, counted as they
+     * pass, never held for the log. Null (the default): messages are not logged.
+     */
+    public Builder messageLog(MessageLog log) {
+      this.messageLog = log;
+      return this;
+    }
 
     /**
      * Where the broker's spans go: a server span per exchange, a child of the context the

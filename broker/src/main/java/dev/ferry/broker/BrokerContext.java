@@ -1,6 +1,7 @@
 package dev.ferry.broker;
 
 import dev.ferry.broker.internal.ExchangeTracing;
+import dev.ferry.logging.MessageLog;
 import dev.ferry.soap.SoapCodec;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,11 +11,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * What every exchange of one broker shares: the codec requests are read with, the current
  * {@link RouteSet} (routes, changes, backends and their connections; an exchange takes the one
  * current when it starts), the settings, the meters, the audit copies, the count of exchanges
- * being forwarded (the admission limit's), whether the broker is draining, and its spans.
+ * being forwarded (the admission limit's), whether the broker is draining, its spans, and its
+ * message log (null: none).
  */
 record BrokerContext(SoapCodec codec, AtomicReference<RouteSet> routeSet, BrokerOptions options,
     BrokerMetrics metrics, Audit audit, AtomicInteger slots, String localAddress,
-    AtomicBoolean stopping, ExchangeTracing tracing) {
+    AtomicBoolean stopping, ExchangeTracing tracing, MessageLog messageLog) {
 
   /**
    * Whether the broker is draining: readiness fails, and each connection closes once its

@@ -132,6 +132,8 @@ final class Exchange {
   volatile QName faultCode;
   /** What cut the exchange short, for the server span (set only when traced). */
   private Throwable failure;
+  /** The request and its answer as the message log sees them (a POST's only). */
+  ExchangeMessages messages = ExchangeMessages.OFF;
 
   Exchange(BrokerContext cx, CallerHandler caller, ChannelHandlerContext ctx, HttpRequest request) {
     this.cx = cx;
@@ -171,6 +173,7 @@ final class Exchange {
     if (cx.tracing().on()) {
       traced = cx.tracing().startServer(request.headers(), path, cx.scheme(), remoteHost());
     }
+    messages = ExchangeMessages.open(cx.messageLog(), request, ctx.channel().remoteAddress());
     String coding = HttpForms.unknownTransferCoding(request.headers());
     if (coding != null) { // RFC 9112: not read as if it were the message
       plain(HttpResponseStatus.NOT_IMPLEMENTED, "Transfer-Encoding " + coding + " is not"
@@ -229,6 +232,10 @@ final class Exchange {
     int n = b.readableBytes();
     bytesIn += n;
     boolean last = c instanceof LastHttpContent;
+    messages.request(b); // as it came, before it is held or streamed
+    if (last) {
+      messages.requestEnded();
+    }
     if (held != null && n > cx.options().holdBytes() - heldBytes) {
       streamWhatWasHeld();
     }
@@ -465,6 +472,7 @@ final class Exchange {
    */
   private void forwardStreamed() {
     try (MessageBuffer buffer = cx.codec().read(streamed, type)) {
+      messages.requestRead(); // the envelope went by; the attachments follow as they come
       Message message = buffer.toMessage();
       version = message.version();
       Route r = set.forwarding().prepare(request, path, message, soapAction);
@@ -655,6 +663,8 @@ final class Exchange {
   void respond(FullHttpResponse out, int status, String why) {
     answered = true;
     connectionHeader(out);
+    messages.reply(out);
+    messages.reply(out.content()); // seen before the write, which may release it
     // counted and logged once the answer is on its way, not on the caller's wait; the next
     // exchange starts after that (its listener is added after)
     ChannelFuture written = ctx.writeAndFlush(out);
@@ -717,6 +727,7 @@ final class Exchange {
     }
     finished = true;
     ended = true;
+    messages.finish();
     RouteLimiter.Permit p = permit;
     if (p != null) {
       p.release();

@@ -245,6 +245,8 @@ final class ReplyRelay implements ReplyHandler.Listener {
     CompositeByteBuf first = held;
     held = null;
     x.bytesOut += first.readableBytes();
+    x.messages.reply(out);
+    x.messages.reply(first);
     ctx.write(out);
     ctx.writeAndFlush(new DefaultHttpContent(first));
   }
@@ -286,6 +288,7 @@ final class ReplyRelay implements ReplyHandler.Listener {
   /** Passes a piece of a streamed reply on; the backend waits while the caller is slow. */
   private void relay(ByteBuf bytes, boolean last) {
     x.bytesOut += bytes.readableBytes();
+    x.messages.reply(bytes);
     if (!last) {
       ctx.writeAndFlush(new DefaultHttpContent(bytes.retain()));
       if (!ctx.channel().isWritable()) {

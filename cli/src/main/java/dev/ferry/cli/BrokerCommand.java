@@ -33,7 +33,9 @@ import sun.misc.SignalHandler;
         + " the routes they started with; a file that is not a valid table is refused, logged"
         + " with its line, and the routes in use stay. Traces: with OTEL_EXPORTER_OTLP_ENDPOINT"
         + " (or the other standard OTEL_* settings), a server span per call under the caller's"
-        + " traceparent and a client span per backend tried are exported over OTLP.",
+        + " traceparent and a client span per backend tried are exported over OTLP."
+        + " --log-messages logs each request as the caller sent it and the reply sent back,"
+        + " masked and capped.",
         "", "The routes file (YAML):",
         "  timeout: 30s                      # no progress for this long: a fault (default 60s)",
         "  routes:",
@@ -69,6 +71,8 @@ final class BrokerCommand implements Callable<Integer> {
 
   @Mixin TlsListenOptions security;
 
+  @Mixin MessageLogOptions messages;
+
   @Override
   public Integer call() throws IOException {
     listen.check(spec);
@@ -77,7 +81,7 @@ final class BrokerCommand implements Callable<Integer> {
     try (Telemetry telemetry = Telemetry.start("ferry-broker");
         Broker broker = Broker.builder().host(listen.host).port(listen.port).codec(limits.codec())
         .routes(routes).tls(security.settings(spec)).authenticator(security.authenticator(spec))
-        .openTelemetry(telemetry.openTelemetry())
+        .openTelemetry(telemetry.openTelemetry()).messageLog(messages.messageLog(spec))
         .options(BrokerOptions.builder().drainDelay(drain.delay).drainTimeout(drain.timeout)
             .build())
         .build()

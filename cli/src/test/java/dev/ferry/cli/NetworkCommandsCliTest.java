@@ -149,6 +149,31 @@ class NetworkCommandsCliTest {
   }
 
   @Test
+  void brokerLogsMessagesForSupportWhenAsked() throws Exception {
+    try (LogCapture logs = LogCapture.of(MessageLog.LOGGER);
+        RunningFerry serve = new RunningFerry("serve", "--port", "0")) {
+      String backend = serve.awaitUrl("echo service at ");
+      Path routes = Files.writeString(dir.resolve("logged.yaml"),
+          "routes:\n  - path: /echo\n    to: " + backend + "\n");
+      try (RunningFerry broker = new RunningFerry("broker", "--routes", routes.toString(),
+          "--port", "0", "--log-messages", "--log-messages-max", "2K")) {
+        String brokered = broker.awaitUrl("  ");
+        assertThat(ferry("send", "--url", brokered, "--size", "5K").exit()).isZero();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (logs.messages().stream().noneMatch(r -> r.startsWith("broker reply "))
+            && System.nanoTime() < deadline) {
+          Thread.sleep(5);
+        }
+        assertThat(logs.messages()).filteredOn(r -> r.startsWith("broker request 1 POST /echo"))
+            .singleElement().asString().contains("<t:name>ferry send</t:name>")
+            .containsPattern("\nattachment <[^>]+> application/octet-stream 5120 bytes");
+        assertThat(logs.messages()).filteredOn(r -> r.startsWith("broker reply 1 200"))
+            .singleElement().asString().contains("<t:testMtomResponse");
+      }
+    }
+  }
+
+  @Test
   void usageErrorsAreShortAndExitWith2() throws Exception {
     Result neither = ferry("send", "--url", "http://127.0.0.1:1/echo");
     assertThat(neither.exit()).isEqualTo(2);

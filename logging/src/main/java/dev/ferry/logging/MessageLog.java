@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Message logging for support, as CXF's LoggingFeature does it: each request and reply that the
- * server or client it is given to exchanges is written to the logger {@value #LOGGER} at INFO,
- * one record per message: a title (direction, exchange number, method and path or status), the
- * HTTP headers, the envelope, and one line per attachment (its Content-ID, type and size).
+ * server, client or broker it is given to exchanges is written to the logger {@value #LOGGER}
+ * at INFO, one record per message: a title (direction, exchange number, method and path or
+ * status), the HTTP headers, the envelope, and one line per attachment (its Content-ID, type and
+ * size).
  *
  * <p>Everything is masked with {@link LogMasking} (passwords, tokens, credentials, card
  * numbers), plus the elements and attributes named by {@link Builder#maskNames} and the values

@@ -10,6 +10,7 @@ import dev.ferry.spring.boot.broker.internal.BrokerHealth;
 import dev.ferry.spring.boot.broker.internal.ManagedBroker;
 import dev.ferry.spring.boot.broker.internal.RouteTables;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,8 +36,11 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * routes: built (and its routes checked) as the context starts, listening from the start of
  * the application's lifecycle, drained and closed at its end as {@code Broker.close()} drains
  * ({@code ferry.broker.drain-delay}, {@code ferry.broker.drain-timeout}). Its meters
- * ({@code ferry.broker.*}) go to the application's {@code MeterRegistry} too, and a health
- * indicator ({@code ferryBroker}) reports it where Actuator's health is present.
+ * ({@code ferry.broker.*}) go to the application's {@code MeterRegistry} too, its spans to the
+ * application's {@code OpenTelemetry} where there is one (Micrometer Tracing's OpenTelemetry
+ * bridge, {@code management.tracing.*}, or the application's own bean), so that they join its
+ * traces, and a health indicator ({@code ferryBroker}) reports it where Actuator's health is
+ * present.
  */
 @AutoConfiguration(afterName = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -55,12 +59,13 @@ public class FerryBrokerAutoConfiguration {
   @ConditionalOnMissingBean
   public ManagedBroker ferryBroker(BrokerProperties properties,
       ObjectProvider<SslBundles> ssl, ObjectProvider<MeterRegistry> registry,
-      ConfigurableEnvironment environment) {
+      ObjectProvider<OpenTelemetry> otel, ConfigurableEnvironment environment) {
     Routes routes = RouteTables.of(properties);
     Broker.Builder b = Broker.builder().routes(routes).host(properties.getHost())
         .port(properties.getPort()).name(properties.getName())
         .options(BrokerOptions.builder().drainDelay(properties.getDrainDelay())
-            .drainTimeout(properties.getDrainTimeout()).build());
+            .drainTimeout(properties.getDrainTimeout()).build())
+        .openTelemetry(otel.getIfAvailable()); // null without it: the global one, as elsewhere
     registry.ifAvailable(b::meterRegistry);
     if (properties.getSslBundle() != null) {
       SslBundles bundles = ssl.getIfAvailable();

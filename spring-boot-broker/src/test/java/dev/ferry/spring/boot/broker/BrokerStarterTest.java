@@ -13,6 +13,14 @@ import dev.ferry.soap.SoapVersion;
 import dev.ferry.spring.boot.broker.internal.ManagedBroker;
 import dev.ferry.xop.MtomPolicy;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.net.URI;
@@ -34,12 +42,14 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * The broker in an application: routes from properties and from a routes file forward to
  * Ferry's echo service, the listener starts and stops with the application, the health
- * indicator follows it (the drain is BrokerDrainTest's), and a wrong route or value fails
- * start-up naming the property.
+ * indicator follows it (the drain is BrokerDrainTest's), its spans go to the application's
+ * OpenTelemetry, and a wrong route or value fails start-up naming the property.
  */
 class BrokerStarterTest {
   @SpringBootConfiguration
@@ -123,6 +133,43 @@ class BrokerStarterTest {
       ManagedBroker broker = context.getBean(ManagedBroker.class);
       assertThat(echo(broker.uri("/file"), "from the file")).isEqualTo("from the file");
       assertThat(broker.routes().timeout()).isEqualTo(Duration.ofSeconds(10));
+    }
+  }
+
+  /** The application's own OpenTelemetry, its spans kept in memory. */
+  @Configuration(proxyBeanMethods = false)
+  static class Traced {
+    static final InMemorySpanExporter SPANS = InMemorySpanExporter.create();
+
+    @Bean
+    OpenTelemetry openTelemetry() {
+      return OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder()
+          .addSpanProcessor(SimpleSpanProcessor.create(SPANS)).build()).build();
+    }
+  }
+
+  @Test
+  void spansGoToTheApplicationsOpenTelemetry() throws Exception {
+    try (ConfigurableApplicationContext context = app("ferry.broker.routes[0].path=/echo",
+        "ferry.broker.routes[0].to=" + backend.uri("/echo")).sources(Traced.class).run()) {
+      ManagedBroker broker = context.getBean(ManagedBroker.class);
+      assertThat(echo(broker.uri("/echo"), "traced")).isEqualTo("traced");
+      // the backend and the client here trace with the global OpenTelemetry, which is off:
+      // every span is the broker's, made by the application's bean
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (Traced.SPANS.getFinishedSpanItems().stream()
+          .noneMatch(s -> s.getKind() == SpanKind.SERVER) && System.nanoTime() < deadline) {
+        Thread.sleep(5); // the server span ends once the reply went out
+      }
+      List<SpanData> spans = Traced.SPANS.getFinishedSpanItems();
+      SpanData server = spans.stream().filter(s -> s.getKind() == SpanKind.SERVER)
+          .findFirst().orElseThrow(() -> new AssertionError("no server span in " + spans));
+      SpanData member = spans.stream().filter(s -> s.getKind() == SpanKind.CLIENT)
+          .findFirst().orElseThrow(() -> new AssertionError("no client span in " + spans));
+      assertThat(server.getAttributes().get(AttributeKey.stringKey("rpc.system")))
+          .isEqualTo("soap");
+      assertThat(member.getParentSpanId()).isEqualTo(server.getSpanId());
+      assertThat(member.getTraceId()).isEqualTo(server.getTraceId());
     }
   }
 
