@@ -1,6 +1,9 @@
 package dev.ferry.spring.boot.broker;
 
+import static dev.ferry.spring.boot.PropertyChecks.positive;
+
 import dev.ferry.security.ClientAuth;
+import dev.ferry.spring.boot.PropertyChecks;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,10 +86,7 @@ public class BrokerProperties {
   }
 
   public void setPort(int port) {
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("expected a port from 0 to 65535, got " + port);
-    }
-    this.port = port;
+    this.port = PropertyChecks.port(port);
   }
 
   public String getName() {
@@ -141,13 +141,6 @@ public class BrokerProperties {
       throw new IllegalArgumentException("expected 0 or more, got " + drainTimeout);
     }
     this.drainTimeout = drainTimeout;
-  }
-
-  private static Duration positive(Duration d) {
-    if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException("expected a positive duration, got " + d);
-    }
-    return d;
   }
 
   /** Whether {@code wsa:To} is set to the backend's address. */

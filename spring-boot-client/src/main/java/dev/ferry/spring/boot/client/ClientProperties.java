@@ -1,5 +1,7 @@
 package dev.ferry.spring.boot.client;
 
+import static dev.ferry.spring.boot.PropertyChecks.positive;
+
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
@@ -110,13 +112,6 @@ public class ClientProperties {
 
   public void setWsSecurity(WsSecurity wsSecurity) {
     this.wsSecurity = wsSecurity;
-  }
-
-  static Duration positive(Duration d) {
-    if (d == null || d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException("expected a positive duration, got " + d);
-    }
-    return d;
   }
 
   /** How a WS-Security UsernameToken carries its password. */

@@ -1,5 +1,7 @@
 package dev.ferry.spring.boot.jaxws;
 
+import static dev.ferry.spring.boot.PropertyChecks.positive;
+
 import dev.ferry.server.ServerOptions;
 import dev.ferry.xop.XopLimits;
 import java.net.URI;
@@ -87,13 +89,6 @@ public class JaxwsProperties {
 
   public void setServer(Server server) {
     this.server = server;
-  }
-
-  static int positive(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("expected 1 or more, got " + n);
-    }
-    return n;
   }
 
   /** One endpoint's settings, under {@code ferry.jaxws.endpoints.<bean name>}. */
@@ -221,7 +216,7 @@ public class JaxwsProperties {
     }
 
     public void setRequestTimeout(Duration requestTimeout) {
-      this.requestTimeout = Paths.positive(requestTimeout);
+      this.requestTimeout = positive(requestTimeout);
     }
 
     public Duration getIdleTimeout() {
@@ -229,7 +224,7 @@ public class JaxwsProperties {
     }
 
     public void setIdleTimeout(Duration idleTimeout) {
-      this.idleTimeout = Paths.positive(idleTimeout);
+      this.idleTimeout = positive(idleTimeout);
     }
   }
 }

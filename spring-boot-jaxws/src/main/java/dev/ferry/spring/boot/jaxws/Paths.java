@@ -1,8 +1,6 @@
 package dev.ferry.spring.boot.jaxws;
 
-import java.time.Duration;
-
-/** Checks of path and duration properties, so that a bad value fails binding by its name. */
+/** Checks of path properties, so that a bad value fails binding by its name. */
 final class Paths {
   private Paths() {}
 
@@ -20,12 +18,5 @@ final class Paths {
           + " without *, ?, #, // or spaces), got \"" + path + "\"");
     }
     return path;
-  }
-
-  static Duration positive(Duration d) {
-    if (d == null || d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException("expected a positive duration, got " + d);
-    }
-    return d;
   }
 }

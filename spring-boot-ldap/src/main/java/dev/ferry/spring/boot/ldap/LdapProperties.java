@@ -1,6 +1,9 @@
 package dev.ferry.spring.boot.ldap;
 
+import static dev.ferry.spring.boot.PropertyChecks.positive;
+
 import dev.ferry.ldap.LdapPool;
+import dev.ferry.spring.boot.PropertyChecks;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,10 +86,7 @@ public class LdapProperties {
     }
 
     public void setPort(int port) {
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("expected a port from 0 to 65535, got " + port);
-      }
-      this.port = port;
+      this.port = PropertyChecks.port(port);
     }
 
     public String getHost() {
@@ -351,10 +351,4 @@ public class LdapProperties {
     }
   }
 
-  private static Duration positive(Duration d) {
-    if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException("expected a positive duration, got " + d);
-    }
-    return d;
-  }
 }
