@@ -1,7 +1,6 @@
 package dev.ferry.bench.ldap;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
-import com.unboundid.ldap.sdk.LDAPConnectionOptions;
 import com.unboundid.ldap.sdk.LDAPException;
 import java.io.IOException;
 import java.util.SplittableRandom;
@@ -63,9 +62,7 @@ public class LdapBindBenchmark {
 
     @Setup(Level.Trial)
     public void open(LdapBindBenchmark b) throws LDAPException {
-      LDAPConnectionOptions options = new LDAPConnectionOptions();
-      options.setUseSynchronousMode(true);
-      connection = new LDAPConnection(options, "127.0.0.1", b.running.port());
+      connection = SearchClient.connect(b.running.port());
       random = new SplittableRandom(b.clients.incrementAndGet());
     }
 

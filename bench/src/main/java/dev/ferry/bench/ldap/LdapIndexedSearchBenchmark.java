@@ -1,7 +1,6 @@
 package dev.ferry.bench.ldap;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
-import com.unboundid.ldap.sdk.LDAPConnectionOptions;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchResult;
@@ -64,9 +63,7 @@ public class LdapIndexedSearchBenchmark {
 
     @Setup(Level.Trial)
     public void open(LdapIndexedSearchBenchmark b) throws LDAPException {
-      LDAPConnectionOptions options = new LDAPConnectionOptions();
-      options.setUseSynchronousMode(true);
-      connection = new LDAPConnection(options, "127.0.0.1", b.running.port());
+      connection = SearchClient.connect(b.running.port());
     }
 
     @TearDown(Level.Trial)

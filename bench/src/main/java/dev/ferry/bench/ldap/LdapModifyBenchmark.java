@@ -1,7 +1,6 @@
 package dev.ferry.bench.ldap;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
-import com.unboundid.ldap.sdk.LDAPConnectionOptions;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
@@ -71,10 +70,8 @@ public class LdapModifyBenchmark {
 
     @Setup(Level.Trial)
     public void open(LdapModifyBenchmark b) throws LDAPException {
-      LDAPConnectionOptions options = new LDAPConnectionOptions();
-      options.setUseSynchronousMode(true);
-      connection = new LDAPConnection(options, "127.0.0.1", b.running.port(),
-          SearchShapes.ADMIN, SearchShapes.PASSWORD);
+      connection = SearchClient.connect(b.running.port(), SearchShapes.ADMIN,
+          SearchShapes.PASSWORD);
       random = new SplittableRandom(b.clients.incrementAndGet());
     }
 

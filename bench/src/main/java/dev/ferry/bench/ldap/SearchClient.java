@@ -17,14 +17,28 @@ final class SearchClient implements AutoCloseable {
   private final SearchRequest request;
 
   SearchClient(int port) throws IOException {
-    LDAPConnectionOptions options = new LDAPConnectionOptions();
-    options.setUseSynchronousMode(true);
     try {
-      connection = new LDAPConnection(options, "127.0.0.1", port);
+      connection = connect(port);
       request = new SearchRequest(SearchShapes.DN, SearchScope.BASE, "(objectClass=*)");
     } catch (LDAPException e) {
       throw new IOException(e);
     }
+  }
+
+  /** A connection of UnboundID's to loopback in synchronous mode, as every benchmark opens it. */
+  static LDAPConnection connect(int port) throws LDAPException {
+    return new LDAPConnection(synchronous(), "127.0.0.1", port);
+  }
+
+  /** The same, bound as {@code dn}. */
+  static LDAPConnection connect(int port, String dn, String password) throws LDAPException {
+    return new LDAPConnection(synchronous(), "127.0.0.1", port, dn, password);
+  }
+
+  private static LDAPConnectionOptions synchronous() {
+    LDAPConnectionOptions options = new LDAPConnectionOptions();
+    options.setUseSynchronousMode(true);
+    return options;
   }
 
   /** Searches once; returns the entry's attribute count, failing unless there is one entry. */
