@@ -73,6 +73,25 @@ class ServerDrainTest {
   }
 
   @Test
+  void keptAliveConnectionsAreClosedByTheirNextAnswerOnceADrainBegan() throws Exception {
+    SoapServer server = SoapServer.builder().endpoint("/echo", echo(null))
+        .options(ServerOptions.builder().drainDelay(Duration.ofMillis(1500)).build())
+        .build().start();
+    try (Socket pooled = new Socket("127.0.0.1", server.port())) {
+      assertThat(getKeptAlive(pooled, "/health")).startsWith("HTTP/1.1 200")
+          .doesNotContainIgnoringCase("connection: close");
+      CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> close(server), THREADS);
+      await(server::draining);
+      // a broker's pool retires the connection now, while the server still takes new ones,
+      // rather than sending on it after the listener closed (503, not served)
+      assertThat(getKeptAlive(pooled, "/health")).startsWith("HTTP/1.1 200")
+          .containsIgnoringCase("connection: close");
+      assertThat(pooled.getInputStream().read()).isEqualTo(-1);
+      closing.get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void aCallInFlightFinishes() throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
@@ -222,6 +241,28 @@ class ServerDrainTest {
     } catch (IOException | RuntimeException e) {
       return 0;
     }
+  }
+
+  /** A GET on a connection kept alive; returns the reply's head, its body read and dropped. */
+  private static String getKeptAlive(Socket s, String path) throws IOException {
+    s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII));
+    InputStream in = s.getInputStream();
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new IOException("closed after " + head);
+      }
+      head.append((char) b);
+    }
+    java.util.regex.Matcher length = java.util.regex.Pattern.compile(
+        "(?i)content-length: *(\\d+)").matcher(head);
+    if (!length.find()) {
+      throw new IOException("no Content-Length: " + head);
+    }
+    in.readNBytes(Integer.parseInt(length.group(1)));
+    return head.toString();
   }
 
   /** A SOAP call on a connection of its own; returns the whole raw reply. */

@@ -109,13 +109,15 @@ public final class JettyHost implements AutoCloseable {
     if (!servlets.containsKey("/*")) {
       context.addServlet(new ServletHolder(new NotFound()), "/");
     }
-    // during a drain, requests that arrive after the listener closed get 503 and the
-    // connection is closed; those in flight are waited for
+    // during a drain, answers close their connections (ClosingWhileDraining); requests that
+    // arrive after the listener closed get 503 and the connection is closed; those in flight
+    // are waited for
     // bodies gathered as they arrive before the servlet runs (EagerBodies)
     // the endpoint runs on the virtual threads the pool gives blocking work
     eagerBodies = new EagerBodies(
         ((QueuedThreadPool) server.getThreadPool()).getVirtualThreadsExecutor());
-    server.setHandler(new GracefulHandler(new EagerContentHandler(context, eagerBodies)));
+    server.setHandler(new GracefulHandler(new ClosingWhileDraining(
+        new EagerContentHandler(context, eagerBodies), probes)));
   }
 
   /** Request bodies' bytes gathered now before their servlets run ({@link EagerBodies}). */
