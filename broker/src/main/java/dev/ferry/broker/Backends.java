@@ -146,7 +146,7 @@ final class Backends {
   long secondsUntilOneReturns() {
     long least = Long.MAX_VALUE;
     for (Backend b : members) {
-      least = Math.min(least, b.health.nanosLeft());
+      least = Math.min(least, b.health.nanosLeft(checkNanos()));
     }
     return Math.max(1, (least + 999_999_999L) / 1_000_000_000L);
   }
@@ -160,9 +160,25 @@ final class Backends {
   void failed(Backend b, String why) {
     metrics.memberFailed(group.name(), b);
     if (b.health.failed()) {
-      metrics.memberSuspended(group.name(), b);
-      LOG.log(System.Logger.Level.WARNING, "the member " + b.label + " of " + group.name()
-          + " is suspended for " + b.health.nanosLeft() / 1_000_000 + " ms: " + why);
+      suspended(b, " is suspended for " + b.health.nanosLeft(0) / 1_000_000 + " ms: " + why);
     }
+  }
+
+  /** An active check of {@code b} failed ({@code why}): out until a check passes. */
+  void checkFailed(Backend b, String why) {
+    metrics.memberFailed(group.name(), b);
+    if (b.health.checkFailed()) {
+      suspended(b, " is suspended until a check passes: " + why);
+    }
+  }
+
+  private void suspended(Backend b, String what) {
+    metrics.memberSuspended(group.name(), b);
+    LOG.log(System.Logger.Level.WARNING, "the member " + b.label + " of " + group.name() + what);
+  }
+
+  /** A check's period, or 0 for a group without checks. */
+  private long checkNanos() {
+    return group.check() == null ? 0 : group.check().interval().toNanos();
   }
 }

@@ -52,6 +52,12 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class Broker implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("dev.ferry.broker");
+  /**
+   * How long a connection must have been idle and silent before a drain closes it: longer than
+   * a caller takes between opening a connection (its TLS handshake included) and sending on it.
+   */
+  private static final long QUIET_BEFORE_CLOSE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+  private static final long IDLE_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
   private final Builder config;
   private final Transport transport;
   private final AtomicReference<RouteSet> routeSet = new AtomicReference<>();
@@ -241,14 +247,20 @@ public final class Broker implements AutoCloseable {
 
   private void drain(Duration delay, Duration timeout) {
     draining.set(true);
-    closeIdleCallers(); // their callers' next calls open new connections, wherever sent
+    // idle connections stay open for the delay: a balancer that does not follow readiness
+    // (nginx) still sends calls on them, and one closed as a call is sent on it is lost (a
+    // POST is not sent again); each is retired by the Connection: close of its next answer
     pause(delay.toNanos());
     listener.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
-    closeIdleCallers(); // the others close as their exchanges are answered
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (!callers.isEmpty() && deadline - System.nanoTime() > 0
-        && pause(TimeUnit.MILLISECONDS.toNanos(10))) {
-      // each connection closes as its exchange is answered
+    while (!callers.isEmpty() && deadline - System.nanoTime() > 0) {
+      // each busy connection closes as its exchange is answered; an idle one once it has been
+      // quiet for a moment, so that one accepted just before the listener closed is not
+      // closed under the request its caller is sending
+      closeIdleCallers(QUIET_BEFORE_CLOSE_NANOS);
+      if (!pause(IDLE_CHECK_NANOS)) {
+        break;
+      }
     }
     for (Channel ch : callers) {
       ch.config().setOption(ChannelOption.SO_LINGER, 0); // a reset, not a clean end
@@ -256,12 +268,12 @@ public final class Broker implements AutoCloseable {
     callers.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
   }
 
-  private void closeIdleCallers() {
+  private void closeIdleCallers(long quietNanos) {
     for (Channel ch : callers) { // on its event loop: the handler's state is the loop's
       ch.eventLoop().execute(() -> {
         CallerHandler caller = ch.pipeline().get(CallerHandler.class);
         if (caller != null) { // null: closed meanwhile
-          caller.closeIfIdle();
+          caller.closeIfIdle(quietNanos);
         }
       });
     }

@@ -23,6 +23,7 @@ final class CallerHandler extends ChannelInboundHandlerAdapter {
   private ChannelHandlerContext ctx;
   private Exchange current;
   private int idleTicks;
+  private long quietSince = System.nanoTime(); // the last read, or the last answer out
 
   CallerHandler(BrokerContext cx, RawReads raw) {
     this.cx = cx;
@@ -37,6 +38,7 @@ final class CallerHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     idleTicks = 0;
+    quietSince = System.nanoTime();
     if (current != null && current.requestRead() || !waiting.isEmpty()) {
       waiting.add((HttpObject) msg); // pipelined: after the exchange in progress
       return;
@@ -67,20 +69,25 @@ final class CallerHandler extends ChannelInboundHandlerAdapter {
     if (x != current) {
       return;
     }
-    if (!reusable || cx.draining()) {
+    if (!reusable) { // during a drain, an answer says Connection: close and is not reusable
       ctx.close();
       return;
     }
     current = null;
+    quietSince = System.nanoTime();
     raw.reset();
     while (!waiting.isEmpty() && (current == null || !current.requestRead())) {
       take(waiting.poll());
     }
   }
 
-  /** Closes the connection if it neither runs an exchange nor has one coming (a drain's). */
-  void closeIfIdle() {
-    if (current == null && waiting.isEmpty() && !raw.any()) {
+  /**
+   * Closes the connection if it neither runs an exchange nor has one coming, and nothing was
+   * read on it or answered for {@code quietNanos} (a drain's).
+   */
+  void closeIfIdle(long quietNanos) {
+    if (current == null && waiting.isEmpty() && !raw.any()
+        && System.nanoTime() - quietSince >= quietNanos) {
       ctx.close();
     }
   }

@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A group's active checks: every interval, a {@code GET} on each member, on a connection of its
  * own (never a pooled one, so a check neither waits behind traffic nor leaves a connection
  * that a request might take). 2xx within the check's timeout is a success that brings a
- * suspended member back; anything else is a failure that counts as traffic's do. A check still
+ * suspended member back; anything else is a failure that counts as traffic's do, and keeps a
+ * member it suspends (or finds suspended) out until a check passes. A check still
  * running when the next round comes is not started twice.
  */
 final class HealthChecks implements AutoCloseable {
@@ -127,7 +128,7 @@ final class HealthChecks implements AutoCloseable {
     if (failure == null) {
       backends.succeeded(b, since);
     } else {
-      backends.failed(b, failure);
+      backends.checkFailed(b, failure);
     }
     done.set(false);
   }

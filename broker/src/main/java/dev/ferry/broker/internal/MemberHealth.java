@@ -8,9 +8,11 @@ import java.util.function.LongSupplier;
  * suspended, and for how long the next suspension will be (Apache Synapse's rule: after the
  * configured failures in a row, the initial duration; each suspension that follows without a
  * success in between, the last one times the progression factor, up to the maximum; a success
- * resets both). A suspended member comes back when its time is up; failures reported while it
- * is suspended, and successes of exchanges that started before it was (requests that were on
- * their way), change nothing.
+ * resets both). A suspended member comes back when its time is up, unless an active check of
+ * it failed since it was suspended: then only a check that passes brings it back (a replica that
+ * says it is not ready, because it drains, is not tried again on the strength of a timer while
+ * it closes). Failures reported while it is suspended, and successes of exchanges that started
+ * before it was (requests that were on their way), change nothing.
  *
  * <p>Thread-safe. {@link #available} and a {@link #succeeded} with nothing to reset read
  * volatile fields only; a change of state takes the lock.
@@ -21,6 +23,7 @@ public final class MemberHealth {
   private volatile long suspendedUntil; // nanoClock time; 0: not suspended
   private volatile long suspendedAt;
   private volatile boolean clean = true; // no failure since the last success
+  private volatile boolean heldByCheck; // a check failed while suspended: a check must pass
   private int failuresInRow;
   private long nextNanos;
   private long suspensions;
@@ -35,13 +38,20 @@ public final class MemberHealth {
   /** Whether requests may go to the member now. */
   public boolean available() {
     long until = suspendedUntil;
-    return until == 0 || nanoClock.getAsLong() - until >= 0;
+    return until == 0 || !heldByCheck && nanoClock.getAsLong() - until >= 0;
   }
 
-  /** Nanoseconds until the member comes back, 0 if it is available. */
-  public long nanosLeft() {
+  /**
+   * Nanoseconds until the member comes back, 0 if it is available; for one held by a failed
+   * check, until its suspension would have ended, at least {@code heldNanos} (a check's period).
+   */
+  public long nanosLeft(long heldNanos) {
     long until = suspendedUntil;
-    return until == 0 ? 0 : Math.max(0, until - nanoClock.getAsLong());
+    if (until == 0) {
+      return 0;
+    }
+    long left = Math.max(0, until - nanoClock.getAsLong());
+    return heldByCheck ? Math.max(left, heldNanos) : left;
   }
 
   /** The time {@link #succeeded} takes: this clock's now. */
@@ -63,6 +73,7 @@ public final class MemberHealth {
       }
       failuresInRow = 0;
       suspendedUntil = 0;
+      heldByCheck = false;
       nextNanos = suspension == null ? 0 : suspension.initial().toNanos();
       clean = true;
     }
@@ -72,9 +83,25 @@ public final class MemberHealth {
    * An exchange with the member failed in a way that counts against it. Returns true if this
    * failure suspended it.
    */
-  public synchronized boolean failed() {
+  public boolean failed() {
+    return failed(false);
+  }
+
+  /**
+   * An active check of the member failed: it counts as an exchange's failure does, and a member
+   * suspended now or before stays out until a check passes.
+   */
+  public boolean checkFailed() {
+    return failed(true);
+  }
+
+  private synchronized boolean failed(boolean byCheck) {
     clean = false;
-    if (suspension == null || !available()) {
+    if (suspension == null) {
+      return false;
+    }
+    if (!available()) {
+      heldByCheck |= byCheck;
       return false;
     }
     if (++failuresInRow < suspension.failures()) {
@@ -86,6 +113,7 @@ public final class MemberHealth {
     nextNanos = Math.min(suspension.max().toNanos(),
         (long) Math.min(Long.MAX_VALUE / 2.0, nextNanos * suspension.factor()));
     failuresInRow = 0;
+    heldByCheck = byCheck;
     suspensions++;
     return true;
   }

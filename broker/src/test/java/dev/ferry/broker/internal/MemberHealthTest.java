@@ -22,21 +22,21 @@ class MemberHealthTest {
     assertThat(h.available()).isTrue();
     assertThat(h.failed()).isTrue();
     assertThat(h.available()).isFalse();
-    assertThat(h.nanosLeft()).isEqualTo(Duration.ofSeconds(1).toNanos());
+    assertThat(h.nanosLeft(0)).isEqualTo(Duration.ofSeconds(1).toNanos());
     assertThat(h.failed()).as("a failure of a request already on its way").isFalse();
     advance(Duration.ofMillis(999));
     assertThat(h.available()).isFalse();
     advance(Duration.ofMillis(1));
     assertThat(h.available()).as("back on its own").isTrue();
     assertThat(h.failed()).isTrue();
-    assertThat(h.nanosLeft()).isEqualTo(Duration.ofSeconds(3).toNanos()); // 1 s x 3
+    assertThat(h.nanosLeft(0)).isEqualTo(Duration.ofSeconds(3).toNanos()); // 1 s x 3
     advance(Duration.ofSeconds(3));
     h.failed();
-    assertThat(h.nanosLeft()).isEqualTo(Duration.ofSeconds(5).toNanos()); // 9 s, at most 5
+    assertThat(h.nanosLeft(0)).isEqualTo(Duration.ofSeconds(5).toNanos()); // 9 s, at most 5
     advance(Duration.ofSeconds(5));
     h.succeeded(now.get());
     assertThat(h.failed()).isTrue();
-    assertThat(h.nanosLeft()).as("reset by the success").isEqualTo(
+    assertThat(h.nanosLeft(0)).as("reset by the success").isEqualTo(
         Duration.ofSeconds(1).toNanos());
     assertThat(h.suspensions()).isEqualTo(4);
   }
@@ -82,5 +82,35 @@ class MemberHealthTest {
       assertThat(h.failed()).isFalse();
     }
     assertThat(h.available()).isTrue();
+  }
+
+  @Test
+  void aMemberWhoseCheckFailedStaysOutPastItsTimeUntilACheckPasses() {
+    MemberHealth h = new MemberHealth(BackendGroup.Suspension.DEFAULT, now::get);
+    assertThat(h.checkFailed()).isTrue(); // a draining replica: /health/ready answers 503
+    advance(BackendGroup.Suspension.DEFAULT.max().plusSeconds(1));
+    assertThat(h.available()).as("its time is up, its check still failed").isFalse();
+    assertThat(h.nanosLeft(Duration.ofMillis(200).toNanos()))
+        .isEqualTo(Duration.ofMillis(200).toNanos());
+    h.succeeded(now.get()); // the replica that took its place is ready
+    assertThat(h.available()).isTrue();
+  }
+
+  @Test
+  void aCheckThatFailsWhileTrafficSuspendedItHoldsItToo() {
+    MemberHealth h = new MemberHealth(BackendGroup.Suspension.DEFAULT, now::get);
+    assertThat(h.failed()).isTrue();
+    assertThat(h.checkFailed()).as("already suspended").isFalse();
+    advance(BackendGroup.Suspension.DEFAULT.max().plusSeconds(1));
+    assertThat(h.available()).isFalse();
+  }
+
+  @Test
+  void aMemberSuspendedByTrafficAloneComesBackWhenItsTimeIsUp() {
+    MemberHealth h = new MemberHealth(BackendGroup.Suspension.DEFAULT, now::get);
+    assertThat(h.failed()).isTrue();
+    advance(BackendGroup.Suspension.DEFAULT.initial());
+    assertThat(h.available()).isTrue();
+    assertThat(h.nanosLeft(Duration.ofMillis(200).toNanos())).isZero();
   }
 }
