@@ -103,6 +103,10 @@ suite_wss() {
   java -Xmx256m -cp "$JAR" dev.ferry.bench.wss.SignedBrokerHeapProbe 200M > "$OUT/wss-heap.txt"
 }
 
+suite_rolling_restart() { # needs nginx: not timed, a drill; exits 1 if any call failed
+  java -cp "$JAR" dev.ferry.bench.http.RollingRestartDrill 100 > "$OUT/rolling-restart.txt"
+}
+
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=(mime soap broker jaxws server_cpu war ldap ldap_search wss)
 for s in "${suites[@]}"; do

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -42,6 +43,30 @@ final class Nginx implements AutoCloseable {
    */
   static Nginx start(int backendPort, boolean memoryBodies)
       throws IOException, InterruptedException {
+    return start("server 127.0.0.1:%d;".formatted(backendPort),
+        memoryBodies ? "client_body_buffer_size 1m;" : "");
+  }
+
+  /**
+   * Starts nginx as a load balancer over {@code backendPorts} on loopback, round robin, as a
+   * plain nginx (no active health checks) is set up in front of replicas: a replica that refuses
+   * a connection or fails is passed over for a second ({@code max_fails=1 fail_timeout=1s}) and
+   * the request goes to the next one ({@code proxy_next_upstream}'s default: only if the
+   * request was not sent yet), bodies streamed both ways rather than spooled to temp files.
+   */
+  static Nginx balance(List<Integer> backendPorts) throws IOException, InterruptedException {
+    StringBuilder servers = new StringBuilder();
+    for (int p : backendPorts) {
+      servers.append("server 127.0.0.1:%d max_fails=1 fail_timeout=1s; ".formatted(p));
+    }
+    return start(servers.toString(), """
+        proxy_request_buffering off;
+            proxy_buffering off;
+            proxy_read_timeout 120s;""");
+  }
+
+  private static Nginx start(String upstreamServers, String serverDirectives)
+      throws IOException, InterruptedException {
     if (!installed()) {
       throw new IllegalStateException("nginx is not installed: apt-get install nginx-light");
     }
@@ -62,7 +87,7 @@ final class Nginx implements AutoCloseable {
           fastcgi_temp_path %1$s/fastcgi;
           uwsgi_temp_path %1$s/uwsgi;
           scgi_temp_path %1$s/scgi;
-          upstream backend { server 127.0.0.1:%2$d; keepalive 32; }
+          upstream backend { %2$s keepalive 32; }
           server {
             listen 127.0.0.1:%3$d;
             client_max_body_size 0;
@@ -74,8 +99,7 @@ final class Nginx implements AutoCloseable {
             }
           }
         }
-        """.formatted(dir, backendPort, port,
-        memoryBodies ? "client_body_buffer_size 1m;" : "");
+        """.formatted(dir, upstreamServers, port, serverDirectives);
     Path file = dir.resolve("nginx.conf");
     Files.writeString(file, conf);
     Process p = new ProcessBuilder(BINARY.toString(), "-p", dir.toString(), "-c", file.toString())
@@ -92,6 +116,12 @@ final class Nginx implements AutoCloseable {
     }
     p.destroyForcibly();
     throw new IOException("nginx did not listen on " + port);
+  }
+
+  /** nginx's error log so far (where it says which upstream failed and why). */
+  String errorLog() throws IOException {
+    Path log = dir.resolve("error.log");
+    return Files.exists(log) ? Files.readString(log) : "";
   }
 
   int port() {

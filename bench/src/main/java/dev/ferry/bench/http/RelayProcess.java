@@ -78,6 +78,14 @@ final class RelayProcess implements AutoCloseable {
     return start(command, Files.createTempDirectory("echo-server"));
   }
 
+  /**
+   * Starts the shipped {@code ferry} command with {@code args} (a subcommand and its options),
+   * with the JVM options of {@code optionsProperty}.
+   */
+  static RelayProcess ferry(String optionsProperty, String... args) throws IOException {
+    return start(cli(optionsProperty, args), Files.createTempDirectory("ferry-" + args[0]));
+  }
+
   /** The shipped command-line jar run with {@code args}, as {@code ./ferry} runs it. */
   private static List<String> cli(String optionsProperty, String... args) throws IOException {
     Path jar = Path.of(System.getProperty("ferry.bench.cliJar", "cli/target/ferry-cli.jar"));
@@ -145,6 +153,11 @@ final class RelayProcess implements AutoCloseable {
     } catch (IOException ignored) {
       // the process ended
     }
+  }
+
+  /** What the process wrote to standard error so far. */
+  String log() throws IOException {
+    return Files.readString(dir.resolve("stderr.log"));
   }
 
   ProcessHandle process() {
