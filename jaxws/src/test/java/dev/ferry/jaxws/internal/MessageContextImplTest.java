@@ -54,7 +54,7 @@ class MessageContextImplTest {
                     : ((String) args[0]).equalsIgnoreCase("x-tenant") ? List.of("t-7")
                     : List.of());
             case "getHeader" -> ((String) args[0]).equalsIgnoreCase("accept") ? "text/xml"
-                : null;
+                : ((String) args[0]).equalsIgnoreCase("x-tenant") ? "t-7" : null;
             default -> null;
           };
         });
