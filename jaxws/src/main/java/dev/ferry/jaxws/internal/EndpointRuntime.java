@@ -81,9 +81,11 @@ final class EndpointRuntime {
   /** The endpoint of one operation. */
   private final class OperationEndpoint implements Endpoint {
     private final Operation op;
+    private final QName name; // the context's WSDL_OPERATION, the same for every call
 
     OperationEndpoint(Operation op) {
       this.op = op;
+      this.name = new QName(model.targetNamespace(), op.name());
     }
 
     @Override
@@ -105,7 +107,7 @@ final class EndpointRuntime {
     @Override
     public Payload handle(Message request, HttpServletRequest http) throws Exception {
       MessageContextImpl context = MessageContextImpl.inbound(http, names.service(),
-          names.port(), names.portType(), new QName(model.targetNamespace(), op.name()));
+          names.port(), names.portType(), name);
       WsAddressing.Reply wsa = binding.addressing() == null ? null
           : WsAddressing.accept(binding.addressing(), request, op);
       try {

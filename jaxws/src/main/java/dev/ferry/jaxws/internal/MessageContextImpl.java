@@ -2,14 +2,11 @@ package dev.ferry.jaxws.internal;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.xml.ws.handler.MessageContext;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import javax.xml.namespace.QName;
 
 /**
@@ -96,7 +93,7 @@ public class MessageContextImpl extends HashMap<String, Object> implements Messa
     if (http != null) {
       c.putApplication(SERVLET_REQUEST, http);
       c.putApplication(HTTP_REQUEST_METHOD, http.getMethod());
-      c.putApplication(HTTP_REQUEST_HEADERS, headers(http));
+      c.putApplication(HTTP_REQUEST_HEADERS, new RequestHeaders(http));
       c.putApplication(PATH_INFO, http.getPathInfo());
       c.putApplication(QUERY_STRING, http.getQueryString());
     }
@@ -109,20 +106,5 @@ public class MessageContextImpl extends HashMap<String, Object> implements Messa
     c.putApplication(INBOUND_MESSAGE_ATTACHMENTS, new LinkedHashMap<>());
     c.putApplication(OUTBOUND_MESSAGE_ATTACHMENTS, new LinkedHashMap<>());
     return c;
-  }
-
-  /**
-   * The request's headers, names case-insensitive as HTTP's are, copied from the request when
-   * first asked for (during the call, as a {@code WebServiceContext} is valid): few endpoints
-   * look at them, and the copy cost each call.
-   */
-  private static Map<String, List<String>> headers(HttpServletRequest http) {
-    return new LazyMap<>(() -> {
-      Map<String, List<String>> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-      for (String name : Collections.list(http.getHeaderNames())) {
-        h.put(name, Collections.list(http.getHeaders(name)));
-      }
-      return Collections.unmodifiableMap(h);
-    });
   }
 }
