@@ -54,6 +54,8 @@ final class ReplyRelay implements ReplyHandler.Listener {
   private boolean ended;
   private boolean streaming;
   private boolean backendPaused;
+  /** Whether pieces of a streamed reply were written and not flushed yet. */
+  private boolean unflushed;
   /** The bytes of the reply that came from the member being tried. */
   private long received;
 
@@ -285,17 +287,23 @@ final class ReplyRelay implements ReplyHandler.Listener {
     }
   }
 
-  /** Passes a piece of a streamed reply on; the backend waits while the caller is slow. */
+  /**
+   * Passes a piece of a streamed reply on; the backend waits while the caller is slow. The
+   * pieces of one read from the backend go out in one flush, at its end ({@link #readComplete}):
+   * a backend that sends small chunks would otherwise cost a write to the socket per chunk.
+   */
   private void relay(ByteBuf bytes, boolean last) {
     x.bytesOut += bytes.readableBytes();
     x.messages.reply(bytes);
     if (!last) {
-      ctx.writeAndFlush(new DefaultHttpContent(bytes.retain()));
+      ctx.write(new DefaultHttpContent(bytes.retain()));
+      unflushed = true;
       if (!ctx.channel().isWritable()) {
         pauseBackend();
       }
       return;
     }
+    unflushed = false;
     x.leg.done(true);
     x.leg.end(head.status().code(), received, null, null);
     ChannelFuture written = ctx.writeAndFlush(new DefaultLastHttpContent(bytes.retain()));
@@ -311,6 +319,14 @@ final class ReplyRelay implements ReplyHandler.Listener {
       if (b != null) {
         b.config().setAutoRead(true);
       }
+    }
+  }
+
+  @Override
+  public void readComplete() {
+    if (unflushed) {
+      unflushed = false;
+      ctx.flush();
     }
   }
 
