@@ -105,7 +105,7 @@ final class ReplyRelay implements ReplyHandler.Listener {
         }
         discard = true;
         SoapVersion version = x.version;
-        x.fault(Fault.of(version, version.receiverFaultCode(), "the service behind "
+        x.answers.fault(Fault.of(version, version.receiverFaultCode(), "the service behind "
             + x.route.path() + " answered with something that is not SOAP"));
         return;
       }
@@ -190,7 +190,7 @@ final class ReplyRelay implements ReplyHandler.Listener {
       x.leg.detach(); // the rest is not read
       discard = true;
       release();
-      x.fault(Fault.of(v, v.receiverFaultCode(), "the reply of the service behind "
+      x.answers.fault(Fault.of(v, v.receiverFaultCode(), "the reply of the service behind "
           + x.route.path() + " is over " + x.cx.options().holdBytes() + " bytes, the most the"
           + " route's reply transformation reads (BrokerOptions.holdBytes)"));
       return;
@@ -210,12 +210,12 @@ final class ReplyRelay implements ReplyHandler.Listener {
       sendWhole(out);
     } catch (FaultException e) {
       Fault f = e.fault();
-      x.fault(f.code().equals(v.senderFaultCode()) // the reply's Body is the service's
+      x.answers.fault(f.code().equals(v.senderFaultCode()) // the reply's Body is the service's
           ? Fault.of(v, v.receiverFaultCode(), "the reply of the service behind "
               + x.route.path() + " cannot be transformed: " + f.reason()) : f);
     } catch (IOException | RuntimeException e) {
       x.log(e instanceof IOException io ? io : new IOException(e.toString(), e));
-      x.fault(Fault.of(v, v.receiverFaultCode(), "the service behind " + x.route.path()
+      x.answers.fault(Fault.of(v, v.receiverFaultCode(), "the service behind " + x.route.path()
           + " answered a reply that cannot be read"));
     }
   }
@@ -371,7 +371,7 @@ final class ReplyRelay implements ReplyHandler.Listener {
     if (x.answered) {
       x.abortCaller("aborted mid-reply: " + cause.getMessage());
     } else {
-      x.fault(Forwarding.failed(x.version, x.route, cause));
+      x.answers.fault(Forwarding.failed(x.version, x.route, cause));
     }
   }
 
