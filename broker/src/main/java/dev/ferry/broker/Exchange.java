@@ -50,7 +50,8 @@ import javax.xml.namespace.QName;
  * loop, which the backend connection shares, so no thread waits and no byte changes threads.
  * This class is the caller's side: it takes the request, chooses its route and member, and
  * answers; {@link BackendLeg} sends the request to the member (and on to the next one where it
- * may), {@link ReplyRelay} brings the reply back, {@link WsdlFetch} answers {@code ?wsdl}.
+ * may), {@link ReplyRelay} brings the reply back, {@link Answers} makes what the broker answers
+ * itself (faults, refusals, health and metrics), {@link WsdlFetch} answers {@code ?wsdl}.
  *
  * <p>The request: one up to {@link BrokerOptions#holdBytes} is held whole, read, routed and
  * changed on the loop, and sent on in one write, a multipart one as the changed envelope with
@@ -114,6 +115,7 @@ final class Exchange {
   volatile Audit.Copy copy = Audit.NONE;
   final ReplyRelay reply;
   final BackendLeg leg;
+  final Answers answers;
   private boolean admitted;
   /** The share of the route's limits this exchange holds, given back as it ends. */
   private volatile RouteLimiter.Permit permit;
@@ -146,6 +148,7 @@ final class Exchange {
     this.keepAlive = HttpUtil.isKeepAlive(request);
     this.reply = new ReplyRelay(this);
     this.leg = new BackendLeg(this);
+    this.answers = new Answers(this);
   }
 
   // ---- the request ----
@@ -153,13 +156,13 @@ final class Exchange {
   /** Looks at the request's head: answers what is not a SOAP POST, or starts taking its body. */
   void start() {
     if (request.decoderResult().isFailure()) {
-      plain(HttpResponseStatus.BAD_REQUEST, "malformed request: "
+      answers.plain(HttpResponseStatus.BAD_REQUEST, "malformed request: "
           + request.decoderResult().cause().getMessage());
       return;
     }
     HttpMethod method = request.method();
     if (OWN_PATHS.contains(path)) {
-      own(method);
+      answers.own(method);
       return;
     }
     if (HttpMethod.GET.equals(method) && "wsdl".equalsIgnoreCase(HttpForms.query(request.uri()))) {
@@ -167,7 +170,7 @@ final class Exchange {
       return;
     }
     if (!HttpMethod.POST.equals(method)) {
-      notAllowed("SOAP endpoints take POST (or GET ?wsdl)");
+      answers.notAllowed("SOAP endpoints take POST (or GET ?wsdl)");
       return;
     }
     if (cx.tracing().on()) {
@@ -176,21 +179,21 @@ final class Exchange {
     messages = ExchangeMessages.open(cx.messageLog(), request, ctx.channel().remoteAddress());
     String coding = HttpForms.unknownTransferCoding(request.headers());
     if (coding != null) { // RFC 9112: not read as if it were the message
-      plain(HttpResponseStatus.NOT_IMPLEMENTED, "Transfer-Encoding " + coding + " is not"
-          + " implemented: send the message with chunked or a Content-Length only");
+      answers.plain(HttpResponseStatus.NOT_IMPLEMENTED, "Transfer-Encoding " + coding
+          + " is not implemented: send the message with chunked or a Content-Length only");
       return;
     }
     contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
     type = HttpForms.mediaType(contentType);
     SoapVersion v = type == null ? null : SoapBinding.version(type);
     if (v == null) {
-      plain(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "expected text/xml (SOAP 1.1),"
+      answers.plain(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "expected text/xml (SOAP 1.1),"
           + " application/soap+xml (SOAP 1.2) or multipart/related, got " + contentType);
       return;
     }
     String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
     if (encoding != null && !encoding.equalsIgnoreCase("identity")) {
-      plain(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Encoding " + encoding
+      answers.plain(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Encoding " + encoding
           + " is not accepted: send the message uncompressed");
       return;
     }
@@ -290,7 +293,7 @@ final class Exchange {
    * As {@link #whenRequestRead}, for an answer that refuses the request: the rest of it is
    * dropped as it comes, and after {@link #DROP_BYTES} of it the answer goes anyway.
    */
-  private void refuse(Runnable answer) {
+  void refuse(Runnable answer) {
     if (pendingAnswer != null || finished) {
       return;
     }
@@ -334,13 +337,13 @@ final class Exchange {
       version = message.version();
       Route r = set.forwarding().prepare(request, path, message, soapAction);
       if (r == null) {
-        fault(Forwarding.noRoute(path, message, soapAction));
+        answers.fault(Forwarding.noRoute(path, message, soapAction));
         return;
       }
       route = r;
       named(message);
       if (r.fault() != null) {
-        fault(r.fault().toFault(version));
+        answers.fault(r.fault().toFault(version));
         return;
       }
       if (!withinLimits(set.limit(r, callerName())) || !pickMember() || !admit()) {
@@ -350,7 +353,8 @@ final class Exchange {
       leg.sendHeld(outgoing(message, body, source));
     } catch (IOException e) {
       copy.discard();
-      fault(route == null && e instanceof DecodeException d ? Fault.forBadInput(version, d)
+      answers.fault(route == null && e instanceof DecodeException d
+          ? Fault.forBadInput(version, d)
           : e instanceof FaultException f ? f.fault() : Forwarding.failed(version, route, e));
     } finally {
       source.forEach(ByteBuf::release);
@@ -417,23 +421,15 @@ final class Exchange {
   }
 
   /**
-   * Keeps {@code taken}'s permit, or answers its refusal: {@code Retry-After} and a fault naming
-   * the limit, 503 and Receiver for the route's limits, 429 and Sender for a caller's own (or
-   * the status the SOAP binding gives the fault, if the route says so). Returns whether the
-   * request may go on.
+   * Keeps {@code taken}'s permit, or answers its refusal ({@link Answers#limited}). Returns
+   * whether the request may go on.
    */
   private boolean withinLimits(RouteLimiter.Taken taken) {
     if (taken instanceof RouteLimiter.Permit p) {
       hold(p);
       return true;
     }
-    RouteLimiter.Refusal no = (RouteLimiter.Refusal) taken;
-    cx.metrics().limited(route.name(), no.limit());
-    Fault f = Fault.of(version, no.callers() ? version.senderFaultCode()
-        : version.receiverFaultCode(), "too many requests: " + no.reason() + " (RouteLimits."
-        + no.limit() + "); try again in " + no.retryAfterSeconds() + " s");
-    int status = route.limits().soapStatus() ? SoapBinding.status(f) : no.status();
-    refuse(() -> respondWith(f, status, Long.toString(no.retryAfterSeconds())));
+    answers.limited((RouteLimiter.Refusal) taken);
     return false;
   }
 
@@ -453,13 +449,13 @@ final class Exchange {
     if (leg.pick()) {
       return true;
     }
-    allSuspended(leg.attempts.backends());
+    answers.allSuspended(leg.attempts.backends());
     return false;
   }
 
   private boolean admit() {
     if (!cx.admit()) {
-      busy();
+      answers.busy();
       return false;
     }
     admitted = true;
@@ -477,13 +473,13 @@ final class Exchange {
       version = message.version();
       Route r = set.forwarding().prepare(request, path, message, soapAction);
       if (r == null) {
-        onLoop(() -> fault(Forwarding.noRoute(path, message, soapAction)));
+        onLoop(() -> answers.fault(Forwarding.noRoute(path, message, soapAction)));
         return;
       }
       route = r;
       named(message);
       if (r.fault() != null) {
-        onLoop(() -> fault(r.fault().toFault(version)));
+        onLoop(() -> answers.fault(r.fault().toFault(version)));
         return;
       }
       RouteLimiter.Taken taken = set.limit(r, callerName());
@@ -494,11 +490,11 @@ final class Exchange {
       hold((RouteLimiter.Permit) taken);
       if (!leg.pick()) {
         Backends group = leg.attempts.backends();
-        onLoop(() -> allSuspended(group));
+        onLoop(() -> answers.allSuspended(group));
         return;
       }
       if (!cx.admit()) {
-        onLoop(this::busy);
+        onLoop(answers::busy);
         return;
       }
       onLoop(() -> admitted = true);
@@ -553,14 +549,14 @@ final class Exchange {
       return;
     }
     if (e instanceof FaultException f) {
-      fault(f.fault());
+      answers.fault(f.fault());
     } else if (route == null && e instanceof DecodeException d) {
-      fault(Fault.forBadInput(version, d));
+      answers.fault(Fault.forBadInput(version, d));
     } else if (route == null) {
       abortCaller("request broken: " + e.getMessage());
     } else {
       log(e);
-      fault(Forwarding.failed(version, route, e));
+      answers.fault(Forwarding.failed(version, route, e));
     }
   }
 
@@ -576,88 +572,6 @@ final class Exchange {
   }
 
   // ---- answers ----
-
-  /** Answers {@code fault}, with the status its SOAP version's binding gives it. */
-  void fault(Fault fault) {
-    refuse(() -> respondWith(fault, SoapBinding.status(fault), null));
-  }
-
-  /** Every member of the route's group is suspended: 503, a Receiver fault, when to return. */
-  private void allSuspended(Backends group) {
-    Fault f = Fault.of(version, version.receiverFaultCode(), "the service behind "
-        + route.path() + " is unavailable: every member of " + group.group().name()
-        + " is suspended after failing; try again");
-    String retryAfter = Long.toString(group.secondsUntilOneReturns());
-    refuse(() -> respondWith(f, 503, retryAfter));
-  }
-
-  /** Past {@link BrokerOptions#maxExchanges}: 503, a Receiver fault, and when to come back. */
-  private void busy() {
-    Fault f = Fault.of(version, version.receiverFaultCode(), "the broker is busy: "
-        + cx.options().maxExchanges() + " exchanges are in flight, the most it forwards at once"
-        + " (BrokerOptions.maxExchanges); try again");
-    refuse(() -> respondWith(f, 503, "1"));
-  }
-
-  private void respondWith(Fault fault, int status, String retryAfter) {
-    if (answered) {
-      abortCaller("fault after the reply began: " + fault.reason());
-      return;
-    }
-    byte[] envelope;
-    try {
-      envelope = fault.toEnvelope(cx.codec()).toByteArray();
-    } catch (IOException e) {
-      abortCaller("fault unwritable: " + e.getMessage()); // an in-memory write: not expected
-      return;
-    }
-    bytesOut = envelope.length;
-    if (traced != null) {
-      faultCode = fault.code();
-    }
-    respond(HttpForms.fault(request.protocolVersion(), status, envelope,
-        SoapBinding.contentType(fault.version()), retryAfter), status, "fault: "
-        + fault.reason());
-  }
-
-  /** Answers with a short text: for what is not a SOAP request. */
-  void plain(HttpResponseStatus status, String text) {
-    refuse(() -> {
-      FullHttpResponse out = HttpForms.text(request.protocolVersion(), status, text);
-      bytesOut = out.content().readableBytes();
-      respond(out, status.code(), text);
-    });
-  }
-
-  private void notAllowed(String text) {
-    plain(HttpResponseStatus.METHOD_NOT_ALLOWED, text);
-  }
-
-  /**
-   * {@code /health}, the probes and {@code /metrics}: GET only. Readiness fails while the broker
-   * drains, and while every member of a group that gates readiness is suspended; liveness and
-   * startup hold while it answers at all (its routes are read before it listens).
-   */
-  private void own(HttpMethod method) {
-    whenRequestRead(() -> ownNow(method));
-  }
-
-  private void ownNow(HttpMethod method) {
-    if (!HttpMethod.GET.equals(method)) {
-      notAllowed(path + " takes GET");
-      return;
-    }
-    HttpVersion v = request.protocolVersion();
-    FullHttpResponse out = path.equals("/metrics") ? HttpForms.metrics(v, cx.metrics().scrape())
-        : HttpForms.health(v, path.equals("/health/ready") ? unready() : null);
-    bytesOut = out.content().readableBytes();
-    respond(out, out.status().code(), null);
-  }
-
-  /** Why the broker is not ready, or null. */
-  private String unready() {
-    return cx.draining() ? "draining" : set.unready();
-  }
 
   /** Counts the exchange, then writes {@code out}, the whole answer. */
   void respond(FullHttpResponse out, int status, String why) {

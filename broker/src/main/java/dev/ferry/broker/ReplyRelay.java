@@ -54,6 +54,8 @@ final class ReplyRelay implements ReplyHandler.Listener {
   private boolean ended;
   private boolean streaming;
   private boolean backendPaused;
+  /** Whether pieces of a streamed reply were written and not flushed yet. */
+  private boolean unflushed;
   /** The bytes of the reply that came from the member being tried. */
   private long received;
 
@@ -103,7 +105,7 @@ final class ReplyRelay implements ReplyHandler.Listener {
         }
         discard = true;
         SoapVersion version = x.version;
-        x.fault(Fault.of(version, version.receiverFaultCode(), "the service behind "
+        x.answers.fault(Fault.of(version, version.receiverFaultCode(), "the service behind "
             + x.route.path() + " answered with something that is not SOAP"));
         return;
       }
@@ -188,7 +190,7 @@ final class ReplyRelay implements ReplyHandler.Listener {
       x.leg.detach(); // the rest is not read
       discard = true;
       release();
-      x.fault(Fault.of(v, v.receiverFaultCode(), "the reply of the service behind "
+      x.answers.fault(Fault.of(v, v.receiverFaultCode(), "the reply of the service behind "
           + x.route.path() + " is over " + x.cx.options().holdBytes() + " bytes, the most the"
           + " route's reply transformation reads (BrokerOptions.holdBytes)"));
       return;
@@ -208,12 +210,12 @@ final class ReplyRelay implements ReplyHandler.Listener {
       sendWhole(out);
     } catch (FaultException e) {
       Fault f = e.fault();
-      x.fault(f.code().equals(v.senderFaultCode()) // the reply's Body is the service's
+      x.answers.fault(f.code().equals(v.senderFaultCode()) // the reply's Body is the service's
           ? Fault.of(v, v.receiverFaultCode(), "the reply of the service behind "
               + x.route.path() + " cannot be transformed: " + f.reason()) : f);
     } catch (IOException | RuntimeException e) {
       x.log(e instanceof IOException io ? io : new IOException(e.toString(), e));
-      x.fault(Fault.of(v, v.receiverFaultCode(), "the service behind " + x.route.path()
+      x.answers.fault(Fault.of(v, v.receiverFaultCode(), "the service behind " + x.route.path()
           + " answered a reply that cannot be read"));
     }
   }
@@ -285,17 +287,23 @@ final class ReplyRelay implements ReplyHandler.Listener {
     }
   }
 
-  /** Passes a piece of a streamed reply on; the backend waits while the caller is slow. */
+  /**
+   * Passes a piece of a streamed reply on; the backend waits while the caller is slow. The
+   * pieces of one read from the backend go out in one flush, at its end ({@link #readComplete}):
+   * a backend that sends small chunks would otherwise cost a write to the socket per chunk.
+   */
   private void relay(ByteBuf bytes, boolean last) {
     x.bytesOut += bytes.readableBytes();
     x.messages.reply(bytes);
     if (!last) {
-      ctx.writeAndFlush(new DefaultHttpContent(bytes.retain()));
+      ctx.write(new DefaultHttpContent(bytes.retain()));
+      unflushed = true;
       if (!ctx.channel().isWritable()) {
         pauseBackend();
       }
       return;
     }
+    unflushed = false;
     x.leg.done(true);
     x.leg.end(head.status().code(), received, null, null);
     ChannelFuture written = ctx.writeAndFlush(new DefaultLastHttpContent(bytes.retain()));
@@ -311,6 +319,14 @@ final class ReplyRelay implements ReplyHandler.Listener {
       if (b != null) {
         b.config().setAutoRead(true);
       }
+    }
+  }
+
+  @Override
+  public void readComplete() {
+    if (unflushed) {
+      unflushed = false;
+      ctx.flush();
     }
   }
 
@@ -355,7 +371,7 @@ final class ReplyRelay implements ReplyHandler.Listener {
     if (x.answered) {
       x.abortCaller("aborted mid-reply: " + cause.getMessage());
     } else {
-      x.fault(Forwarding.failed(x.version, x.route, cause));
+      x.answers.fault(Forwarding.failed(x.version, x.route, cause));
     }
   }
 

@@ -44,14 +44,14 @@ final class WsdlFetch implements ReplyHandler.Listener {
   void start() {
     Route r = x.set.routes().forPath(x.path);
     if (r == null) {
-      x.plain(HttpResponseStatus.NOT_FOUND, "no service at " + x.path);
+      x.answers.plain(HttpResponseStatus.NOT_FOUND, "no service at " + x.path);
       return;
     }
     x.route = r;
     x.requestReadNow();
     Backends.Backend m = x.set.backends(r).attempts(false).next();
     if (m == null) {
-      x.plain(HttpResponseStatus.SERVICE_UNAVAILABLE, "every member of the service behind "
+      x.answers.plain(HttpResponseStatus.SERVICE_UNAVAILABLE, "every member of the service behind "
           + x.path + " is suspended");
       return;
     }
@@ -90,7 +90,7 @@ final class WsdlFetch implements ReplyHandler.Listener {
     body.release();
     x.leg.done(true);
     if (status != 200) {
-      x.plain(HttpResponseStatus.BAD_GATEWAY, "the service behind " + x.path
+      x.answers.plain(HttpResponseStatus.BAD_GATEWAY, "the service behind " + x.path
           + " has no WSDL to serve (it answered HTTP " + status + ")");
       return;
     }
@@ -114,7 +114,7 @@ final class WsdlFetch implements ReplyHandler.Listener {
       b.close();
     }
     x.log(cause);
-    x.plain(HttpResponseStatus.BAD_GATEWAY, "the service behind " + x.path
+    x.answers.plain(HttpResponseStatus.BAD_GATEWAY, "the service behind " + x.path
         + " is unavailable");
   }
 }

@@ -36,6 +36,12 @@ public final class ReplyHandler extends ChannelInboundHandlerAdapter {
     /** The connection's writability changed. */
     default void writabilityChanged() {}
 
+    /**
+     * What the connection read from its socket this time has all been passed on: a relay that
+     * wrote the pieces without flushing them flushes here, once per read instead of per piece.
+     */
+    default void readComplete() {}
+
     /** Whether the connection waits for a slow reader; then no progress is no timeout. */
     default boolean paused() {
       return false;
@@ -142,6 +148,15 @@ public final class ReplyHandler extends ChannelInboundHandlerAdapter {
     } else if (!l.paused()) {
       fail(ctx, new SocketTimeoutException("no progress for " + timeoutMillis + " ms"));
     }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    Listener l = listener;
+    if (l != null) {
+      l.readComplete();
+    }
+    ctx.fireChannelReadComplete();
   }
 
   @Override
