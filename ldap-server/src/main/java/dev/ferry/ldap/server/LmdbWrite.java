@@ -6,6 +6,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import org.lmdbjava.LmdbException;
+import org.lmdbjava.PutFlags;
 
 /**
  * A change of an {@link LmdbStore}: LMDB's one write transaction, whose commit returns once
@@ -18,6 +19,12 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
   /** The change this one is nested in, or null for the outermost. */
   private final LmdbWrite parent;
   private final List<Integer> savedIds = new ArrayList<>();
+  /**
+   * The id given to the entry this change put last, if it was new: greater than every id the
+   * store holds, so it goes at the end of {@code dns} and of each posting it is filed in, and
+   * LMDB is told so (it then fills pages instead of splitting them in half, as slapadd -q).
+   */
+  private long fresh;
 
   LmdbWrite(LmdbStore store) {
     super(store, store.env.txnWrite());
@@ -75,7 +82,8 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
       v.putInt(p + 6, e.size);
       v.putLong(p + 10, id);
       if (old == null) {
-        store.dns.put(txn, idKey(id), value(k));
+        store.dns.put(txn, idKey(id), value(k), PutFlags.MDB_APPEND);
+        fresh = id;
       }
       return id;
     } catch (LmdbException x) {
@@ -101,7 +109,11 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
   @Override
   public void post(ByteString indexKey, long id) {
     try {
-      store.postings.put(txn, key(indexKey), idValue(id));
+      if (id == fresh) {
+        store.postings.put(txn, key(indexKey), idValue(id), PutFlags.MDB_APPENDDUP);
+      } else {
+        store.postings.put(txn, key(indexKey), idValue(id));
+      }
     } catch (LmdbException x) {
       throw LmdbStore.failure(x);
     }
