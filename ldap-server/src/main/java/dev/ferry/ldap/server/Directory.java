@@ -238,7 +238,7 @@ final class Directory implements AutoCloseable {
       for (var it = candidates.iterator(afterId); it.hasNext(); ) {
         long id = it.nextLong();
         StoredEntry e = read.entry(id);
-        if (e != null && inScope(e.key, baseKey, scope) && !visitor.visit(id, e)) {
+        if (e != null && !visitor.visit(id, inScope(e.key, baseKey, scope) ? e : null)) {
           break;
         }
       }
@@ -286,7 +286,11 @@ final class Directory implements AutoCloseable {
     }
   }
 
-  /** What a walk over candidates calls for each entry in scope; returns false to stop. */
+  /**
+   * What a walk over candidates calls for each candidate, with its entry if it is in scope and
+   * null if not (so that a walk past many out of scope still sees the clock); returns false to
+   * stop.
+   */
   interface CandidateVisitor {
     boolean visit(long id, StoredEntry e);
   }

@@ -44,6 +44,8 @@ final class Search {
   private int pageSize;
   private int returned;
   private int walked;
+  /** Candidates passed over: out of the search's scope. */
+  private int skipped;
   private int clockEvery;
   private int maxExamined;
   private String examinedLimit;
@@ -248,7 +250,7 @@ final class Search {
     walkedIndexed = candidates != null && store.scan(baseKey, scope, afterId, candidates,
         (candidate, e) -> {
           visitingId = candidate;
-          return visitor.test(e);
+          return e != null ? visitor.test(e) : inTime();
         });
     if (!walkedIndexed) {
       unindexed(scope);
@@ -300,6 +302,21 @@ final class Search {
       paging.state.position = to;
       pageFull = to < keys.size();
     }
+  }
+
+  /**
+   * For a candidate out of the search's scope: false to stop the walk if the search was
+   * abandoned or its time is up (checked as often as for the entries it offers).
+   */
+  private boolean inTime() {
+    if (abandoned) {
+      return false;
+    }
+    if (++skipped % clockEvery == 0 && System.nanoTime() - deadline > 0) {
+      outcome = LdapResult.of(ResultCode.TIME_LIMIT_EXCEEDED, "time limit exceeded");
+      return false;
+    }
+    return true;
   }
 
   /** Returns false to stop the walk. */

@@ -110,8 +110,8 @@ class IndexTest {
       });
       Set<String> narrowed = new TreeSet<>();
       if (v.scan(baseKey, r.scope(), 0, c, (id, e) -> {
-        assertEquals(id, v.read.id(e.key));
-        if (m.matches(f, e, true)) {
+        if (e != null && m.matches(f, e, true)) {
+          assertEquals(id, v.read.id(e.key));
           narrowed.add(e.key);
         }
         return true;
