@@ -3,29 +3,38 @@ package dev.ferry.ldap.server;
 import dev.ferry.bytes.ByteString;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.NoSuchElementException;
+import java.util.PrimitiveIterator;
 import java.util.PriorityQueue;
 
 /**
- * The keys of the entries a filter may be TRUE for, as its indexes say: a superset of the
- * entries it matches, in key order, each of which the search still checks with the whole
+ * The ids of the entries a filter may be TRUE for, as its indexes say: a superset of the
+ * entries it matches, in id order, each of which the search still checks with the whole
  * filter. Nothing is gathered in memory: an and walks its smallest part and asks the others,
  * an or merges its parts as it goes.
  */
 abstract class Candidates {
-  /** About how many keys there are (an and starts from its smallest part). */
+  /** About how many ids there are (an and starts from its smallest part). */
   abstract long estimate();
 
-  abstract boolean contains(String key);
+  abstract boolean contains(long id);
 
-  /**
-   * The keys from {@code from} (all if null; itself only if {@code inclusive}) and before
-   * {@code end} (no bound if null).
-   */
-  abstract Iterator<String> iterator(String from, boolean inclusive, String end);
+  /** The ids greater than {@code after} (0: all), in increasing order. */
+  abstract PrimitiveIterator.OfLong iterator(long after);
+
+  private static final PrimitiveIterator.OfLong EMPTY = new PrimitiveIterator.OfLong() {
+    @Override
+    public boolean hasNext() {
+      return false;
+    }
+
+    @Override
+    public long nextLong() {
+      throw new NoSuchElementException();
+    }
+  };
 
   static final Candidates NONE = new Candidates() {
     @Override
@@ -34,23 +43,28 @@ abstract class Candidates {
     }
 
     @Override
-    boolean contains(String key) {
+    boolean contains(long id) {
       return false;
     }
 
     @Override
-    Iterator<String> iterator(String from, boolean inclusive, String end) {
-      return java.util.Collections.emptyIterator();
+    PrimitiveIterator.OfLong iterator(long after) {
+      return EMPTY;
     }
   };
 
-  /** The keys posted under {@code indexKey}, as {@code read} sees them. */
+  /** An iterator over no ids. */
+  static PrimitiveIterator.OfLong empty() {
+    return EMPTY;
+  }
+
+  /** The ids posted under {@code indexKey}, as {@code read} sees them. */
   static Candidates of(Store.Read read, ByteString indexKey) {
     return new Posted(read, List.of(indexKey));
   }
 
   /**
-   * The keys posted under every one of some index keys: the store walks their postings side
+   * The ids posted under every one of some index keys: the store walks their postings side
    * by side ({@link Store.Read#posted}), the smallest first.
    */
   private static final class Posted extends Candidates {
@@ -76,9 +90,9 @@ abstract class Candidates {
     }
 
     @Override
-    boolean contains(String key) {
+    boolean contains(long id) {
       for (ByteString k : indexKeys) {
-        if (!read.isPosted(k, key)) {
+        if (!read.isPosted(k, id)) {
           return false;
         }
       }
@@ -86,14 +100,14 @@ abstract class Candidates {
     }
 
     @Override
-    Iterator<String> iterator(String from, boolean inclusive, String end) {
-      return read.posted(indexKeys, from, inclusive, end);
+    PrimitiveIterator.OfLong iterator(long after) {
+      return read.posted(indexKeys, after);
     }
   }
 
-  /** The keys of a set made for one search (an ordering range gathered). */
-  static Candidates of(NavigableSet<String> keys) {
-    int size = keys.size();
+  /** The ids of a set made for one search (an ordering range gathered). */
+  static Candidates of(NavigableSet<Long> ids) {
+    int size = ids.size();
     return new Candidates() {
       @Override
       long estimate() {
@@ -101,27 +115,20 @@ abstract class Candidates {
       }
 
       @Override
-      boolean contains(String key) {
-        return keys.contains(key);
+      boolean contains(long id) {
+        return ids.contains(id);
       }
 
       @Override
-      Iterator<String> iterator(String from, boolean inclusive, String end) {
-        return range(keys, from, inclusive, end);
+      PrimitiveIterator.OfLong iterator(long after) {
+        return ids.tailSet(after, false).stream().mapToLong(Long::longValue).iterator();
       }
     };
   }
 
-  /** The keys of a sorted set from {@code from} and before {@code end} (null: unbounded). */
-  static Iterator<String> range(NavigableSet<String> keys, String from, boolean inclusive,
-      String end) {
-    NavigableSet<String> tail = from == null ? keys : keys.tailSet(from, inclusive);
-    return (end == null ? tail : tail.headSet(end, false)).iterator();
-  }
-
   /**
-   * The keys in every one of {@code parts}: the postings among them are joined in the store,
-   * and the keys the smallest part gives are checked against the others.
+   * The ids in every one of {@code parts}: the postings among them are joined in the store,
+   * and the ids the smallest part gives are checked against the others.
    */
   static Candidates all(List<Candidates> parts) {
     List<Candidates> sorted = new ArrayList<>();
@@ -151,9 +158,9 @@ abstract class Candidates {
       }
 
       @Override
-      boolean contains(String key) {
+      boolean contains(long id) {
         for (Candidates c : sorted) {
-          if (!c.contains(key)) {
+          if (!c.contains(id)) {
             return false;
           }
         }
@@ -161,13 +168,12 @@ abstract class Candidates {
       }
 
       @Override
-      Iterator<String> iterator(String from, boolean inclusive, String end) {
-        Iterator<String> it = smallest.iterator(from, inclusive, end);
-        return new Filtered(it) {
+      PrimitiveIterator.OfLong iterator(long after) {
+        return new Filtered(smallest.iterator(after)) {
           @Override
-          boolean accept(String key) {
+          boolean accept(long id) {
             for (Candidates c : others) {
-              if (!c.contains(key)) {
+              if (!c.contains(id)) {
                 return false;
               }
             }
@@ -178,7 +184,7 @@ abstract class Candidates {
     };
   }
 
-  /** The keys in any of {@code parts}. */
+  /** The ids in any of {@code parts}. */
   static Candidates any(List<Candidates> parts) {
     if (parts.size() == 1) {
       return parts.get(0);
@@ -194,9 +200,9 @@ abstract class Candidates {
       }
 
       @Override
-      boolean contains(String key) {
+      boolean contains(long id) {
         for (Candidates c : parts) {
-          if (c.contains(key)) {
+          if (c.contains(id)) {
             return true;
           }
         }
@@ -204,83 +210,90 @@ abstract class Candidates {
       }
 
       @Override
-      Iterator<String> iterator(String from, boolean inclusive, String end) {
-        return new Merge(parts, from, inclusive, end);
+      PrimitiveIterator.OfLong iterator(long after) {
+        return new Merge(parts, after);
       }
     };
   }
 
-  /** An iterator that skips the keys {@link #accept} refuses. */
-  abstract static class Filtered implements Iterator<String> {
-    private final Iterator<String> in;
-    private String next;
+  /** An iterator that skips the ids {@link #accept} refuses. */
+  abstract static class Filtered implements PrimitiveIterator.OfLong {
+    private final PrimitiveIterator.OfLong in;
+    private long next;
 
-    Filtered(Iterator<String> in) {
+    Filtered(PrimitiveIterator.OfLong in) {
       this.in = in;
     }
 
-    abstract boolean accept(String key);
+    abstract boolean accept(long id);
 
     @Override
     public boolean hasNext() {
-      while (next == null && in.hasNext()) {
-        String k = in.next();
-        if (accept(k)) {
-          next = k;
+      while (next == 0 && in.hasNext()) {
+        long id = in.nextLong();
+        if (accept(id)) {
+          next = id;
         }
       }
-      return next != null;
+      return next != 0;
     }
 
     @Override
-    public String next() {
+    public long nextLong() {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      String k = next;
-      next = null;
-      return k;
+      long id = next;
+      next = 0;
+      return id;
     }
   }
 
-  /** Merges sorted iterators into one, each key once. */
-  private static final class Merge implements Iterator<String> {
-    private record Head(String key, Iterator<String> rest) {}
+  /** Merges increasing iterators into one, each id once. */
+  private static final class Merge implements PrimitiveIterator.OfLong {
+    private static final class Head {
+      long id;
+      final PrimitiveIterator.OfLong rest;
 
-    private final PriorityQueue<Head> heads =
-        new PriorityQueue<>(Comparator.comparing(Head::key));
-    private String last;
-
-    Merge(List<Candidates> parts, String from, boolean inclusive, String end) {
-      for (Candidates c : parts) {
-        push(c.iterator(from, inclusive, end));
+      Head(PrimitiveIterator.OfLong rest) {
+        this.rest = rest;
       }
     }
 
-    private void push(Iterator<String> it) {
-      if (it.hasNext()) {
-        heads.add(new Head(it.next(), it));
+    private final PriorityQueue<Head> heads =
+        new PriorityQueue<>(Comparator.comparingLong(h -> h.id));
+    private long last;
+
+    Merge(List<Candidates> parts, long after) {
+      for (Candidates c : parts) {
+        push(new Head(c.iterator(after)));
+      }
+    }
+
+    private void push(Head h) {
+      if (h.rest.hasNext()) {
+        h.id = h.rest.nextLong();
+        heads.add(h);
       }
     }
 
     @Override
     public boolean hasNext() {
-      while (!heads.isEmpty() && heads.peek().key.equals(last)) {
-        Head h = heads.poll();
-        push(h.rest);
+      while (!heads.isEmpty() && heads.peek().id == last) {
+        push(heads.poll());
       }
       return !heads.isEmpty();
     }
 
     @Override
-    public String next() {
+    public long nextLong() {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
       Head h = heads.poll();
-      push(h.rest);
-      last = h.key;
-      return h.key;
+      last = h.id;
+      push(h);
+      return last;
     }
   }
 }

@@ -511,7 +511,12 @@ final class Connection {
 
   /** Where a paged search stopped, kept between its requests. */
   static final class PagedState {
+    /** The key of the last entry sent, for a walk of the scope in key order. */
     String lastKey;
+    /** The id of the last entry sent, for a walk of candidates in id order. */
+    long lastId;
+    /** Whether the pages walk candidates; null before the first page. */
+    Boolean indexed;
     /** A sorted search's entries, and where the next page starts among them. */
     List<String> sorted;
     int position;

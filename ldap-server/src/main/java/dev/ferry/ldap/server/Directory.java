@@ -224,29 +224,21 @@ final class Directory implements AutoCloseable {
     }
 
     /**
-     * Like {@link #scan}, over the entries among {@code candidates} only, in key order; returns
-     * false if it cannot (one level below the root, whose children are not one key range).
+     * Like {@link #scan}, over the entries among {@code candidates} only, in id order, from
+     * the first id after {@code afterId} (0: from the start); returns false if it cannot (a
+     * base object scope, whose one entry needs no index, and one level below the root, whose
+     * entries are those without a parent entry, known only by walking).
      */
-    boolean scan(String baseKey, SearchScope scope, String afterKey, Candidates candidates,
-        Predicate<StoredEntry> visitor) {
+    boolean scan(String baseKey, SearchScope scope, long afterId, Candidates candidates,
+        CandidateVisitor visitor) {
       if (scope == SearchScope.BASE_OBJECT || (baseKey.isEmpty()
           && scope == SearchScope.SINGLE_LEVEL)) {
         return false;
       }
-      String from = afterKey != null ? afterKey : baseKey.isEmpty() ? null : baseKey;
-      boolean inclusive = afterKey == null;
-      String end = baseKey.isEmpty() ? null : baseKey + AFTER_SUBTREE;
-      String prefix = baseKey + Schema.RDN_SEPARATOR;
-      for (Iterator<String> it = candidates.iterator(from, inclusive, end); it.hasNext(); ) {
-        String key = it.next();
-        boolean inScope = switch (scope) {
-          case SINGLE_LEVEL -> key.startsWith(prefix)
-              && key.indexOf(Schema.RDN_SEPARATOR, prefix.length()) < 0;
-          case SUBORDINATE_SUBTREE -> !key.equals(baseKey);
-          default -> true;
-        };
-        StoredEntry e = inScope ? read.get(key) : null;
-        if (e != null && !visitor.test(e)) {
+      for (var it = candidates.iterator(afterId); it.hasNext(); ) {
+        long id = it.nextLong();
+        StoredEntry e = read.entry(id);
+        if (e != null && !visitor.visit(id, inScope(e.key, baseKey, scope) ? e : null)) {
           break;
         }
       }
@@ -294,6 +286,33 @@ final class Directory implements AutoCloseable {
     }
   }
 
+  /**
+   * What a walk over candidates calls for each candidate, with its entry if it is in scope and
+   * null if not (so that a walk past many out of scope still sees the clock); returns false to
+   * stop.
+   */
+  interface CandidateVisitor {
+    boolean visit(long id, StoredEntry e);
+  }
+
+  /**
+   * True if the entry of {@code key} is in the subtree, subordinates or one level (not below
+   * the root) of the base with key {@code baseKey} ("" for the root).
+   */
+  static boolean inScope(String key, String baseKey, SearchScope scope) {
+    int n = baseKey.length();
+    if (n > 0 && !(key.startsWith(baseKey) && (key.length() == n
+        || key.charAt(n) == Schema.RDN_SEPARATOR))) {
+      return false; // not in the base's subtree
+    }
+    return switch (scope) {
+      case WHOLE_SUBTREE -> true;
+      case SUBORDINATE_SUBTREE -> key.length() != n;
+      case SINGLE_LEVEL -> key.length() != n && key.indexOf(Schema.RDN_SEPARATOR, n + 1) < 0;
+      case BASE_OBJECT -> key.equals(baseKey);
+    };
+  }
+
   /** One change: reads see it; it is kept only if committed. */
   final class Change extends View {
     private final Store.Write write;
@@ -314,29 +333,25 @@ final class Directory implements AutoCloseable {
     /** Puts an entry (held in memory) and its postings, replacing one of its key. */
     void put(StoredEntry e) {
       StoredEntry old = write.get(e.key);
-      write.put(e);
+      long id = write.put(e);
       if (old != null) {
-        indexes.replace(write, old, e);
+        indexes.replace(write, old, e, id);
       } else {
-        indexes.add(write, e);
+        indexes.add(write, e, id);
       }
     }
 
     void remove(String key) {
       StoredEntry old = write.get(key);
       if (old != null) {
-        indexes.remove(write, old);
+        indexes.remove(write, old, write.id(key));
         write.remove(key);
       }
     }
 
     /** Files every entry again, under the indexes as configured now. */
     void reindex() {
-      write.clearPostings();
-      for (Iterator<StoredEntry> it = write.entries(null, true, null); it.hasNext(); ) {
-        StoredEntry e = it.next();
-        indexes.add(write, e);
-      }
+      indexes.reindex(write);
     }
 
     void commit() {

@@ -14,7 +14,7 @@ import java.util.TreeSet;
 
 /**
  * The directory's indexes, per attribute type as configured ({@link LdapServer.Builder#index}),
- * and the planning of a filter over them ({@link #plan}). Each index files the keys of the
+ * and the planning of a filter over them ({@link #plan}). Each index files the ids of the
  * entries that have a value under an index key ({@link IndexKeys}): an equality key
  * (objectClass values also under every superclass, as filters match subclasses), presence,
  * pieces of substring text ({@link #valueGrams}), or an ordering key,
@@ -109,35 +109,45 @@ final class Indexes {
 
   // --- upkeep ----------------------------------------------------------------------------------
 
-  void add(Store.Write w, StoredEntry e) {
+  /** Files {@code e}, whose id is {@code id}, under each of its index keys. */
+  void add(Store.Write w, StoredEntry e, long id) {
     for (ByteString k : keys(e)) {
-      w.post(k, e.key);
+      w.post(k, id);
     }
   }
 
-  void remove(Store.Write w, StoredEntry e) {
+  void remove(Store.Write w, StoredEntry e, long id) {
     for (ByteString k : keys(e)) {
-      w.unpost(k, e.key);
+      w.unpost(k, id);
     }
   }
 
   /**
-   * Files {@code e} in place of {@code old}, an entry of the same key: only the postings that
-   * differ are changed (a modify of one attribute leaves the others' postings alone, and a
-   * search never misses the entry under a key it kept).
+   * Files {@code e} in place of {@code old}, an entry of the same key and id: only the
+   * postings that differ are changed (a modify of one attribute leaves the others' postings
+   * alone, and a search never misses the entry under a key it kept).
    */
-  void replace(Store.Write w, StoredEntry old, StoredEntry e) {
+  void replace(Store.Write w, StoredEntry old, StoredEntry e, long id) {
     Set<ByteString> before = keys(old);
     Set<ByteString> after = keys(e);
     for (ByteString k : before) {
       if (!after.contains(k)) {
-        w.unpost(k, old.key);
+        w.unpost(k, id);
       }
     }
     for (ByteString k : after) {
       if (!before.contains(k)) {
-        w.post(k, e.key);
+        w.post(k, id);
       }
+    }
+  }
+
+  /** Files every entry of the store again, after dropping every posting. */
+  void reindex(Store.Write w) {
+    w.clearPostings();
+    for (Iterator<StoredEntry> it = w.entries(null, true, null); it.hasNext(); ) {
+      StoredEntry e = it.next();
+      add(w, e, w.id(e.key));
     }
   }
 
@@ -404,10 +414,10 @@ final class Indexes {
     return Candidates.any(parts);
   }
 
-  /** Gathers a wide range's entry keys, or gives up (null) past {@code maxGathered}. */
+  /** Gathers a wide range's entry ids, or gives up (null) past {@code maxGathered}. */
   private static Candidates gather(Store.Read r, List<ByteString> seen,
       Iterator<ByteString> rest, int maxGathered) {
-    TreeSet<String> keys = new TreeSet<>();
+    TreeSet<Long> keys = new TreeSet<>();
     for (ByteString k : seen) {
       if (!gather(r, k, keys, maxGathered)) {
         return null;
@@ -421,10 +431,10 @@ final class Indexes {
     return Candidates.of(keys);
   }
 
-  private static boolean gather(Store.Read r, ByteString indexKey, TreeSet<String> into,
+  private static boolean gather(Store.Read r, ByteString indexKey, TreeSet<Long> into,
       int maxGathered) {
-    for (Iterator<String> p = r.posted(List.of(indexKey), null, true, null); p.hasNext(); ) {
-      into.add(p.next());
+    for (var p = r.posted(List.of(indexKey), 0); p.hasNext(); ) {
+      into.add(p.nextLong());
       if (into.size() > maxGathered) {
         return false;
       }

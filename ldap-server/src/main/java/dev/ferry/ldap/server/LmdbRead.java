@@ -2,11 +2,13 @@ package dev.ferry.ldap.server;
 
 import dev.ferry.bytes.ByteString;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.PrimitiveIterator;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.GetOp;
@@ -20,8 +22,11 @@ import org.lmdbjava.Txn;
  * #close}; keys go to LMDB through a direct buffer of the read's own.
  */
 class LmdbRead implements Store.Read {
-  /** After the encoding: a type id per attribute (2 bytes), then counts 2 + 2 + 2, size 4. */
-  static final int TRAILER_BYTES = 10;
+  /**
+   * After the encoding: a type id per attribute (2 bytes), then counts 2 + 2 + 2, size 4 and
+   * the entry's id 8.
+   */
+  static final int TRAILER_BYTES = 18;
   private static final int BUFFER_BYTES = 1024;
 
   final LmdbStore store;
@@ -70,14 +75,17 @@ class LmdbRead implements Store.Read {
    */
   private ByteBuffer hold(ByteString indexKey) {
     int n = indexKey.size();
-    ByteBuffer b;
+    return hold(n).put(0, indexKey.asByteBuffer(), 0, n);
+  }
+
+  /** {@code n} bytes of direct memory until the read ends. */
+  private ByteBuffer hold(int n) {
     if (held + n <= scratch.capacity()) {
-      b = scratch.slice(held, n);
+      ByteBuffer b = scratch.slice(held, n);
       held += n;
-    } else {
-      b = ByteBuffer.allocateDirect(n);
+      return b;
     }
-    return b.put(0, indexKey.asByteBuffer(), 0, n);
+    return ByteBuffer.allocateDirect(n);
   }
 
   static byte[] utf8(String s) {
@@ -107,7 +115,7 @@ class LmdbRead implements Store.Read {
 
   /** The entry LMDB holds at {@code value} (mapped memory), under {@code key}. */
   StoredEntry entry(String key, ByteBuffer value) {
-    int end = value.limit();
+    int end = value.limit() - Long.BYTES;
     int size = value.getInt(end - 4);
     int userCount = value.getShort(end - 6) & 0xffff;
     int publicCount = value.getShort(end - 8) & 0xffff;
@@ -132,6 +140,51 @@ class LmdbRead implements Store.Read {
     } catch (LmdbException e) {
       throw LmdbStore.failure(e);
     }
+  }
+
+  /** The id at the end of an entry's value. */
+  static long id(ByteBuffer value) {
+    return value.order(ByteOrder.BIG_ENDIAN).getLong(value.limit() - Long.BYTES);
+  }
+
+  @Override
+  public long id(String key) {
+    byte[] k = utf8(key);
+    if (k.length > LmdbStore.MAX_KEY_BYTES) {
+      return 0;
+    }
+    try {
+      ByteBuffer v = store.entries.get(txn, key(k));
+      return v == null ? 0 : id(v);
+    } catch (LmdbException e) {
+      throw LmdbStore.failure(e);
+    }
+  }
+
+  @Override
+  public StoredEntry entry(long id) {
+    try {
+      ByteBuffer dn = store.dns.get(txn, idKey(id));
+      if (dn == null) {
+        return null;
+      }
+      ByteBuffer k = keyBuffer.clear().put(dn).flip();
+      String key = text(k);
+      ByteBuffer v = store.entries.get(txn, k);
+      return v == null ? null : entry(key, v.slice());
+    } catch (LmdbException e) {
+      throw LmdbStore.failure(e);
+    }
+  }
+
+  /** {@code id} in this read's key buffer. */
+  final ByteBuffer idKey(long id) {
+    return keyBuffer.clear().putLong(id).flip();
+  }
+
+  /** {@code id} in this read's value buffer. */
+  final ByteBuffer idValue(long id) {
+    return valueBuffer.clear().putLong(id).flip();
   }
 
   @Override
@@ -215,22 +268,22 @@ class LmdbRead implements Store.Read {
   }
 
   @Override
-  public boolean isPosted(ByteString indexKey, String entryKey) {
-    byte[] v = utf8(entryKey);
-    return v.length <= LmdbStore.MAX_KEY_BYTES && postingCursor().get(key(indexKey), value(v),
-        SeekOp.MDB_GET_BOTH);
+  public boolean isPosted(ByteString indexKey, long id) {
+    try {
+      return postingCursor().get(key(indexKey), idValue(id), SeekOp.MDB_GET_BOTH);
+    } catch (LmdbException e) {
+      throw LmdbStore.failure(e);
+    }
   }
 
   @Override
-  public Iterator<String> posted(List<ByteString> indexKeys, String from, boolean inclusive,
-      String end) {
+  public PrimitiveIterator.OfLong posted(List<ByteString> indexKeys, long after) {
     ByteBuffer[] keys = new ByteBuffer[indexKeys.size()];
     for (int i = 0; i < keys.length; i++) {
       keys[i] = hold(indexKeys.get(i));
     }
     try {
-      return new LmdbPostingJoin(this, keys, from == null ? null : utf8(from), inclusive,
-          end == null ? null : utf8(end));
+      return new LmdbPostingJoin(this, keys, hold(Long.BYTES), after);
     } catch (LmdbException e) {
       throw LmdbStore.failure(e);
     }

@@ -6,6 +6,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import org.lmdbjava.LmdbException;
+import org.lmdbjava.PutFlags;
 
 /**
  * A change of an {@link LmdbStore}: LMDB's one write transaction, whose commit returns once
@@ -18,6 +19,12 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
   /** The change this one is nested in, or null for the outermost. */
   private final LmdbWrite parent;
   private final List<Integer> savedIds = new ArrayList<>();
+  /**
+   * The id given to the entry this change put last, if it was new: greater than every id the
+   * store holds, so it goes at the end of {@code dns} and of each posting it is filed in, and
+   * LMDB is told so (it then fills pages instead of splitting them in half, as slapadd -q).
+   */
+  private long fresh;
 
   LmdbWrite(LmdbStore store) {
     super(store, store.env.txnWrite());
@@ -45,7 +52,7 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
   }
 
   @Override
-  public void put(StoredEntry e) {
+  public long put(StoredEntry e) {
     byte[] k = utf8(e.key);
     LmdbStore.checkKey(k.length, "the DN " + e.dnText());
     int n = e.attributeCount();
@@ -58,19 +65,27 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
       }
     }
     try {
+      ByteBuffer old = store.entries.get(txn, key(k));
+      long id = old != null ? id(old) : store.nextId();
       ByteBuffer v = store.entries.reserve(txn, key(k), e.size + 2 * n + TRAILER_BYTES)
           .order(ByteOrder.BIG_ENDIAN);
       int p = 0;
       v.put(0, e.bytes(), 0, e.size);
       p += e.size;
-      for (int id : ids) {
-        v.putShort(p, (short) id);
+      for (int t : ids) {
+        v.putShort(p, (short) t);
         p += 2;
       }
       v.putShort(p, (short) n);
       v.putShort(p + 2, (short) e.publicCount);
       v.putShort(p + 4, (short) e.userCount);
       v.putInt(p + 6, e.size);
+      v.putLong(p + 10, id);
+      if (old == null) {
+        store.dns.put(txn, idKey(id), value(k), PutFlags.MDB_APPEND);
+        fresh = id;
+      }
+      return id;
     } catch (LmdbException x) {
       throw LmdbStore.failure(x);
     }
@@ -80,7 +95,10 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
   public void remove(String key) {
     byte[] k = utf8(key);
     try {
-      if (k.length <= LmdbStore.MAX_KEY_BYTES) {
+      ByteBuffer old = k.length <= LmdbStore.MAX_KEY_BYTES ? store.entries.get(txn, key(k))
+          : null;
+      if (old != null) {
+        store.dns.delete(txn, idKey(id(old)));
         store.entries.delete(txn, key(k));
       }
     } catch (LmdbException x) {
@@ -89,18 +107,22 @@ final class LmdbWrite extends LmdbRead implements Store.Write {
   }
 
   @Override
-  public void post(ByteString indexKey, String entryKey) {
+  public void post(ByteString indexKey, long id) {
     try {
-      store.postings.put(txn, key(indexKey), value(utf8(entryKey)));
+      if (id == fresh) {
+        store.postings.put(txn, key(indexKey), idValue(id), PutFlags.MDB_APPENDDUP);
+      } else {
+        store.postings.put(txn, key(indexKey), idValue(id));
+      }
     } catch (LmdbException x) {
       throw LmdbStore.failure(x);
     }
   }
 
   @Override
-  public void unpost(ByteString indexKey, String entryKey) {
+  public void unpost(ByteString indexKey, long id) {
     try {
-      store.postings.delete(txn, key(indexKey), value(utf8(entryKey)));
+      store.postings.delete(txn, key(indexKey), idValue(id));
     } catch (LmdbException x) {
       throw LmdbStore.failure(x);
     }

@@ -1,15 +1,17 @@
 package dev.ferry.ldap.server;
 
 import dev.ferry.bytes.ByteString;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.PrimitiveIterator;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * A store in memory: entries held in a concurrent sorted map, postings in another. Reads take
+ * A store in memory: entries held in a concurrent sorted map, their ids in two hash maps (key
+ * to id and back), postings of ids in another sorted map. Reads take
  * no lock and see each entry before or after a change to it; a change is applied as it is made
  * (every update checks all it needs before changing anything) and commit has nothing to do.
  */
@@ -17,7 +19,10 @@ final class MemoryStore implements Store {
   private final ConcurrentSkipListMap<String, StoredEntry> entries = new ConcurrentSkipListMap<>();
   private final ConcurrentSkipListMap<ByteString, Posting> postings =
       new ConcurrentSkipListMap<>();
+  private final ConcurrentHashMap<String, Long> ids = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Long, String> keys = new ConcurrentHashMap<>();
   private volatile int count; // a skip list's own size() walks the whole list
+  private long lastId; // written under the directory's write lock
 
   private final Write access = new Access();
 
@@ -42,6 +47,8 @@ final class MemoryStore implements Store {
   /** Empties the store (to load a snapshot back). */
   void clear() {
     entries.clear();
+    ids.clear();
+    keys.clear();
     postings.clear();
     count = 0;
   }
@@ -51,6 +58,18 @@ final class MemoryStore implements Store {
     @Override
     public StoredEntry get(String key) {
       return entries.get(key);
+    }
+
+    @Override
+    public long id(String key) {
+      Long id = ids.get(key);
+      return id == null ? 0 : id;
+    }
+
+    @Override
+    public StoredEntry entry(long id) {
+      String key = keys.get(id);
+      return key == null ? null : entries.get(key);
     }
 
     @Override
@@ -78,28 +97,27 @@ final class MemoryStore implements Store {
     }
 
     @Override
-    public boolean isPosted(ByteString indexKey, String entryKey) {
+    public boolean isPosted(ByteString indexKey, long id) {
       Posting p = postings.get(indexKey);
-      return p != null && p.contains(entryKey);
+      return p != null && p.contains(id);
     }
 
     @Override
-    public Iterator<String> posted(List<ByteString> indexKeys, String from, boolean inclusive,
-        String end) {
+    public PrimitiveIterator.OfLong posted(List<ByteString> indexKeys, long after) {
       Posting[] all = new Posting[indexKeys.size()];
       for (int i = 0; i < all.length; i++) {
         all[i] = postings.get(indexKeys.get(i));
         if (all[i] == null) {
-          return Collections.emptyIterator();
+          return Candidates.empty();
         }
       }
       java.util.Arrays.sort(all, java.util.Comparator.comparingInt(Posting::size));
-      Iterator<String> walked = all[0].keys(from, inclusive, end);
+      PrimitiveIterator.OfLong walked = all[0].after(after);
       return all.length == 1 ? walked : new Candidates.Filtered(walked) {
         @Override
-        boolean accept(String key) { // the others asked about each key
+        boolean accept(long id) { // the others asked about each id
           for (int i = 1; i < all.length; i++) {
-            if (!all[i].contains(key)) {
+            if (!all[i].contains(id)) {
               return false;
             }
           }
@@ -114,29 +132,37 @@ final class MemoryStore implements Store {
     }
 
     @Override
-    public void put(StoredEntry e) {
-      if (entries.put(e.key, e) == null) {
-        count++; // one writer at a time: the directory's write lock
+    public long put(StoredEntry e) {
+      Long id = ids.get(e.key);
+      if (id == null) {
+        id = ++lastId; // one writer at a time: the directory's write lock
+        keys.put(id, e.key);
+        ids.put(e.key, id);
       }
+      if (entries.put(e.key, e) == null) {
+        count++;
+      }
+      return id;
     }
 
     @Override
     public void remove(String key) {
       if (entries.remove(key) != null) {
         count--;
+        keys.remove(ids.remove(key));
       }
     }
 
     @Override
-    public void post(ByteString indexKey, String entryKey) {
-      postings.computeIfAbsent(indexKey, k -> new Posting()).add(entryKey);
+    public void post(ByteString indexKey, long id) {
+      postings.computeIfAbsent(indexKey, k -> new Posting()).add(id);
     }
 
     @Override
-    public void unpost(ByteString indexKey, String entryKey) {
+    public void unpost(ByteString indexKey, long id) {
       Posting p = postings.get(indexKey);
       if (p != null) {
-        p.remove(entryKey);
+        p.remove(id);
         if (p.size() == 0) {
           postings.remove(indexKey);
         }

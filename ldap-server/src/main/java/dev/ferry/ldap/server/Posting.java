@@ -1,25 +1,25 @@
 package dev.ferry.ldap.server;
 
-import java.util.NavigableSet;
+import java.util.PrimitiveIterator;
 import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
- * The keys of the entries an index key names in a {@link MemoryStore}, in key order (so a
- * subtree is one range of it), with a count kept beside them: a skip list's own size is a walk
- * of the whole list. Written under the directory's write lock, read without a lock.
+ * The ids one index key names, in a store in memory: a concurrent sorted set, read without a
+ * lock while the directory's one writer changes it, and its size kept beside it (a skip
+ * list's own size() walks the whole set).
  */
 final class Posting {
-  private final ConcurrentSkipListSet<String> keys = new ConcurrentSkipListSet<>();
+  private final ConcurrentSkipListSet<Long> ids = new ConcurrentSkipListSet<>();
   private volatile int size;
 
-  void add(String key) {
-    if (keys.add(key)) {
+  void add(long id) {
+    if (ids.add(id)) {
       size++; // one writer at a time: the directory's write lock
     }
   }
 
-  void remove(String key) {
-    if (keys.remove(key)) {
+  void remove(long id) {
+    if (ids.remove(id)) {
       size--;
     }
   }
@@ -28,14 +28,12 @@ final class Posting {
     return size;
   }
 
-  boolean contains(String key) {
-    return keys.contains(key);
+  boolean contains(long id) {
+    return ids.contains(id);
   }
 
-  /** The keys from {@code from} (all if null; itself only if {@code inclusive}) and before
-   * {@code end} (no bound if null). */
-  java.util.Iterator<String> keys(String from, boolean inclusive, String end) {
-    NavigableSet<String> tail = from == null ? keys : keys.tailSet(from, inclusive);
-    return (end == null ? tail : tail.headSet(end, false)).iterator();
+  /** The ids greater than {@code after}, in increasing order. */
+  PrimitiveIterator.OfLong after(long after) {
+    return ids.tailSet(after, false).stream().mapToLong(Long::longValue).iterator();
   }
 }

@@ -44,10 +44,18 @@ final class Search {
   private int pageSize;
   private int returned;
   private int walked;
+  /** Candidates passed over: out of the search's scope. */
+  private int skipped;
   private int clockEvery;
   private int maxExamined;
   private String examinedLimit;
   private String lastKey;
+  /** The id of the last entry written, when the walk is over candidates (in id order). */
+  private long lastId;
+  /** The id of the candidate being visited. */
+  private long visitingId;
+  /** Whether the walk went over candidates; null if it did not run. */
+  private Boolean walkedIndexed;
   private boolean pageFull;
   private LdapResult outcome;
   private Sorting sorting; // with the sort control
@@ -98,7 +106,7 @@ final class Search {
           response.add(viewResult.toControl());
         }
         if (paging != null) {
-          response.add(paging.responseControl(connection, lastKey, pageFull
+          response.add(paging.responseControl(connection, this, pageFull
               && outcome == null));
         }
       }
@@ -185,6 +193,7 @@ final class Search {
       }
       pageSize = paging.size;
       lastKey = paging.state.lastKey;
+      lastId = paging.state.lastId;
     }
     if (sorting == null) {
       walk(paging);
@@ -219,6 +228,8 @@ final class Search {
       }
     }
     String after = paging != null ? paging.state.lastKey : null;
+    long afterId = paging != null ? paging.state.lastId : 0;
+    Boolean indexed = paging != null ? paging.state.indexed : null;
     IOException[] failure = new IOException[1];
     Predicate<StoredEntry> visitor = e -> {
       try {
@@ -228,9 +239,20 @@ final class Search {
         return false;
       }
     };
-    Candidates candidates = scope == SearchScope.BASE_OBJECT ? null
-        : store.plan(request.filter(), maxExamined);
-    if (candidates == null || !store.scan(baseKey, scope, after, candidates, visitor)) {
+    // A paged search goes on as its first page went: over candidates in id order, or over
+    // the scope in key order.
+    Candidates candidates = scope == SearchScope.BASE_OBJECT || Boolean.FALSE.equals(indexed)
+        ? null : store.plan(request.filter(), maxExamined);
+    if (candidates == null && Boolean.TRUE.equals(indexed)) {
+      throw new OperationException(ResultCode.UNWILLING_TO_PERFORM, "the indexes no longer"
+          + " narrow this paged search's filter (the directory changed): search again");
+    }
+    walkedIndexed = candidates != null && store.scan(baseKey, scope, afterId, candidates,
+        (candidate, e) -> {
+          visitingId = candidate;
+          return e != null ? visitor.test(e) : inTime();
+        });
+    if (!walkedIndexed) {
       unindexed(scope);
       store.scan(baseKey, scope, after, visitor);
     }
@@ -282,6 +304,21 @@ final class Search {
     }
   }
 
+  /**
+   * For a candidate out of the search's scope: false to stop the walk if the search was
+   * abandoned or its time is up (checked as often as for the entries it offers).
+   */
+  private boolean inTime() {
+    if (abandoned) {
+      return false;
+    }
+    if (++skipped % clockEvery == 0 && System.nanoTime() - deadline > 0) {
+      outcome = LdapResult.of(ResultCode.TIME_LIMIT_EXCEEDED, "time limit exceeded");
+      return false;
+    }
+    return true;
+  }
+
   /** Returns false to stop the walk. */
   private boolean offer(StoredEntry e) throws IOException {
     if (abandoned) {
@@ -326,6 +363,7 @@ final class Search {
     connection.writeEntry(id, e, selection, request.typesOnly(), children, secrets);
     returned++;
     lastKey = e.key;
+    lastId = visitingId;
     pageFull = pageSize > 0 && returned == pageSize;
     return !pageFull;
   }
@@ -374,10 +412,14 @@ final class Search {
       this.state = connection.pagedState(control.cookie());
     }
 
-    Control responseControl(Connection connection, String lastKey, boolean more) {
+    Control responseControl(Connection connection, Search page, boolean more) {
       ByteString cookie = ByteString.EMPTY;
       if (more && !state.done) {
-        state.lastKey = lastKey;
+        state.lastKey = page.lastKey;
+        state.lastId = page.lastId;
+        if (page.walkedIndexed != null) {
+          state.indexed = page.walkedIndexed;
+        }
         cookie = connection.keep(state);
       } else {
         connection.forget(state);

@@ -3,12 +3,15 @@ package dev.ferry.ldap.server;
 import dev.ferry.bytes.ByteString;
 import java.util.Iterator;
 import java.util.List;
+import java.util.PrimitiveIterator;
 
 /**
  * Where a directory's entries and their index postings live: {@link MemoryStore} (in memory,
  * for tests and small directories) or {@link LmdbStore} (durable, in LMDB). Entries are keyed by
  * their DN key ({@link Schema#normalize}) and walked in key order, so that a subtree is one
- * range of keys; a posting is the set of entry keys one index key names, in key order too.
+ * range of keys. Each entry also has an id, a positive number the store gives it when it is
+ * first put and keeps through its changes (never given to another entry while it lives); a
+ * posting is the set of ids one index key names, in id order, as slapd's back-mdb keeps them.
  *
  * <p>Every read goes through a {@link Read} that sees the store as it was when the read began
  * (a durable store) or as it is (in memory, where each entry is seen before or after a change to
@@ -30,6 +33,12 @@ interface Store extends AutoCloseable {
   interface Read extends AutoCloseable {
     StoredEntry get(String key);
 
+    /** The id of the entry of {@code key}, or 0 if there is none. */
+    long id(String key);
+
+    /** The entry whose id is {@code id}, or null if there is none. */
+    StoredEntry entry(long id);
+
     /** The first entry whose key is {@code key} or after it, or null. */
     StoredEntry ceiling(String key);
 
@@ -41,17 +50,16 @@ interface Store extends AutoCloseable {
 
     long entryCount();
 
-    /** The number of entry keys posted under {@code indexKey}. */
+    /** The number of ids posted under {@code indexKey}. */
     long postingSize(ByteString indexKey);
 
-    boolean isPosted(ByteString indexKey, String entryKey);
+    boolean isPosted(ByteString indexKey, long id);
 
     /**
-     * The entry keys posted under every one of {@code indexKeys} (one at least; the smallest
-     * posting is the one walked), bounded as {@link #entries} bounds, in key order.
+     * The ids posted under every one of {@code indexKeys} (one at least) that are greater
+     * than {@code after} (0: all), in increasing order.
      */
-    Iterator<String> posted(List<ByteString> indexKeys, String from, boolean inclusive,
-        String end);
+    PrimitiveIterator.OfLong posted(List<ByteString> indexKeys, long after);
 
     /**
      * The index keys from {@code from} (inclusive) up to {@code to} (inclusive if {@code
@@ -65,14 +73,17 @@ interface Store extends AutoCloseable {
 
   /** A change of the store: reads see it; others see it once committed. */
   interface Write extends Read {
-    /** Puts an entry held in memory ({@link StoredEntry#isHeld}), replacing one of its key. */
-    void put(StoredEntry e);
+    /**
+     * Puts an entry held in memory ({@link StoredEntry#isHeld}), replacing one of its key,
+     * whose id it keeps; returns the entry's id.
+     */
+    long put(StoredEntry e);
 
     void remove(String key);
 
-    void post(ByteString indexKey, String entryKey);
+    void post(ByteString indexKey, long id);
 
-    void unpost(ByteString indexKey, String entryKey);
+    void unpost(ByteString indexKey, long id);
 
     /** Removes every posting (the indexes are then made again). */
     void clearPostings();

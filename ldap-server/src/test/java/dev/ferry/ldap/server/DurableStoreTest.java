@@ -80,7 +80,7 @@ class DurableStoreTest {
       assertEquals(List.of(), StoreCheck.problems(s.dsa()));
       int narrowed = 0;
       for (int i = 0; i < 100; i++) {
-        int n = IndexTest.assertCandidatesCover(s.dsa(), filters.search().filter());
+        int n = IndexTest.assertCandidatesCover(s.dsa(), filters.search());
         narrowed += n >= 0 && n < s.entryCount() ? 1 : 0;
       }
       assertTrue(narrowed > 20, narrowed + " of 100 filters narrowed");

@@ -6,22 +6,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ferry.bytes.ByteString;
 import dev.ferry.ldap.Attribute;
+import dev.ferry.ldap.Dn;
 import dev.ferry.ldap.Filter;
 import dev.ferry.ldap.LdapConnection;
 import dev.ferry.ldap.LdapException;
 import dev.ferry.ldap.LdifRecord;
 import dev.ferry.ldap.Modification;
+import dev.ferry.ldap.PagedResults;
 import dev.ferry.ldap.ProtocolOp;
 import dev.ferry.ldap.ProtocolOp.SearchRequest;
 import dev.ferry.ldap.ResultCode;
+import dev.ferry.ldap.SearchOutcome;
 import dev.ferry.ldap.SearchScope;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -68,23 +73,52 @@ class IndexTest {
         "inetorgperson.schema");
   }
 
-  /** Every entry the filter is TRUE for must be a candidate; returns how many candidates. */
-  static int assertCandidatesCover(Dsa dsa, Filter f) {
+  /**
+   * Every entry the filter is TRUE for must be a candidate, the candidates come in increasing
+   * id order, and a search of {@code r}'s scope over them finds what a walk of the whole scope
+   * finds; returns how many candidates there are, -1 if the indexes cannot narrow the filter.
+   */
+  static int assertCandidatesCover(Dsa dsa, SearchRequest r) {
+    Filter f = r.filter();
     try (Directory.View v = dsa.directory.read()) {
       Candidates c = v.plan(f, Integer.MAX_VALUE);
       if (c == null) {
         return -1;
       }
-      Set<String> keys = new HashSet<>();
-      c.iterator(null, false, null).forEachRemaining(keys::add);
+      Set<Long> ids = new HashSet<>();
+      long last = 0;
+      for (var it = c.iterator(0); it.hasNext(); ) {
+        long id = it.nextLong();
+        assertTrue(id > last, f + ": id " + id + " after " + last);
+        ids.add(last = id);
+      }
       FilterMatcher m = new FilterMatcher(dsa.schema, v, true);
       v.scan("", SearchScope.WHOLE_SUBTREE, null, e -> {
         if (m.matches(f, e, true)) {
-          assertTrue(keys.contains(e.key), f + " matches " + e.dnText() + ", not a candidate");
+          assertTrue(ids.contains(v.read.id(e.key)), f + " matches " + e.dnText()
+              + ", not a candidate");
         }
         return true;
       });
-      return keys.size();
+      String baseKey = dsa.schema.normalize(Dn.parse(r.baseObject()));
+      Set<String> scanned = new TreeSet<>();
+      v.scan(baseKey, r.scope(), null, e -> {
+        if (m.matches(f, e, true)) {
+          scanned.add(e.key);
+        }
+        return true;
+      });
+      Set<String> narrowed = new TreeSet<>();
+      if (v.scan(baseKey, r.scope(), 0, c, (id, e) -> {
+        if (e != null && m.matches(f, e, true)) {
+          assertEquals(id, v.read.id(e.key));
+          narrowed.add(e.key);
+        }
+        return true;
+      })) {
+        assertEquals(scanned, narrowed, r.scope() + " of " + r.baseObject() + ": " + f);
+      }
+      return ids.size();
     }
   }
 
@@ -101,7 +135,7 @@ class IndexTest {
       int narrowed = 0;
       for (int round = 0; round < 3; round++) {
         for (int i = 0; i < 200; i++) {
-          int n = assertCandidatesCover(s.dsa(), generator.search().filter());
+          int n = assertCandidatesCover(s.dsa(), generator.search());
           if (n >= 0 && n < s.entryCount()) {
             narrowed++;
           }
@@ -188,8 +222,9 @@ class IndexTest {
 
   /**
    * The store walks postings side by side ({@link Store.Read#posted}): for random sets of
-   * index keys and random bounds, it gives exactly the keys in every one of their postings, in
-   * key order, as the postings one at a time say.
+   * index keys and random starts, it gives exactly the ids in every one of their postings, in
+   * increasing order, as the postings one at a time say; and each index key's posting holds
+   * exactly the ids of the entries a full scan finds with that key.
    */
   @ParameterizedTest(name = "durable: {0}")
   @ValueSource(booleans = {false, true})
@@ -218,31 +253,68 @@ class IndexTest {
       v.read.indexKeys(ByteString.EMPTY, ByteString.of((byte) -1), true)
           .forEachRemaining(keys::add);
       assertTrue(keys.size() >= words.length + 7, keys.toString());
-      List<String> dns = new ArrayList<>();
-      v.scan("", SearchScope.WHOLE_SUBTREE, null, e -> dns.add(e.key));
+      Map<ByteString, List<Long>> scanned = new HashMap<>();
+      List<Long> ids = new ArrayList<>();
+      v.scan("", SearchScope.WHOLE_SUBTREE, null, e -> {
+        long id = v.read.id(e.key);
+        ids.add(id);
+        for (ByteString k : s.dsa().directory.indexes.keys(e)) {
+          scanned.computeIfAbsent(k, x -> new ArrayList<>()).add(id);
+        }
+        return true;
+      });
+      for (ByteString k : keys) {
+        List<Long> expected = new ArrayList<>(scanned.get(k));
+        expected.sort(null);
+        assertEquals(expected, posted(v, List.of(k), 0), k.toString());
+      }
       for (int round = 0; round < 300; round++) {
         List<ByteString> some = new ArrayList<>();
         for (int k = 1 + random.nextInt(4); k > 0; k--) {
           some.add(keys.get(random.nextInt(keys.size())));
         }
-        String from = random.nextBoolean() ? null : dns.get(random.nextInt(dns.size()));
-        boolean inclusive = random.nextBoolean();
-        String end = random.nextBoolean() ? null : dns.get(random.nextInt(dns.size()));
-        if (from != null && end != null && from.compareTo(end) > 0) { // a search's range
-          String f = from;
-          from = end;
-          end = f;
-        }
-        List<String> expected = new ArrayList<>();
-        v.read.posted(some.subList(0, 1), from, inclusive, end).forEachRemaining(expected::add);
+        long after = random.nextBoolean() ? 0 : ids.get(random.nextInt(ids.size()));
+        List<Long> expected = posted(v, some.subList(0, 1), after);
         for (ByteString k : some) {
-          List<String> one = new ArrayList<>();
-          v.read.posted(List.of(k), null, true, null).forEachRemaining(one::add);
-          expected.retainAll(one);
+          expected.retainAll(posted(v, List.of(k), 0));
         }
-        List<String> joined = new ArrayList<>();
-        v.read.posted(some, from, inclusive, end).forEachRemaining(joined::add);
-        assertEquals(expected, joined, some + " from " + from + " to " + end);
+        assertEquals(expected, posted(v, some, after), some + " after " + after);
+      }
+    }
+  }
+
+  private static List<Long> posted(Directory.View v, List<ByteString> keys, long after) {
+    List<Long> out = new ArrayList<>();
+    v.read.posted(keys, after).forEachRemaining((long id) -> out.add(id));
+    return out;
+  }
+
+  /**
+   * A paged search over candidates (in id order) gives every entry once, as an unpaged one;
+   * pages of a search that walks its scope (in key order) too.
+   */
+  @ParameterizedTest(name = "durable: {0}")
+  @ValueSource(booleans = {false, true})
+  void pagesOfAnIndexedSearchHoldEveryEntryOnce(boolean durable) throws Exception {
+    DirectoryGenerator generator = new DirectoryGenerator(3404);
+    try (LdapServer s = indexed(store(LdapServer.builder(), durable)).suffix(BASE)
+        .schema(schema()).records(generator.directory(300)).start();
+        LdapConnection c = LdapConnection.connect("127.0.0.1", s.port())) {
+      for (String filter : List.of("(objectClass=person)", "(cn=*a*)", "(!(cn=*a*))")) {
+        SearchRequest r = SearchRequest.of(BASE, SearchScope.WHOLE_SUBTREE,
+            Filter.parse(filter), "1.1");
+        Set<String> all = new TreeSet<>();
+        c.searchAll(r).forEach(e -> all.add(e.objectName()));
+        assertTrue(all.size() > 10, filter + ": " + all.size());
+        List<String> paged = new ArrayList<>();
+        ByteString cookie = ByteString.EMPTY;
+        do {
+          SearchOutcome o = c.collect(r, new PagedResults(7, cookie).toControl(true));
+          o.entries().forEach(e -> paged.add(e.objectName()));
+          cookie = PagedResults.from(o.done().controls().get(0)).cookie();
+        } while (cookie.size() > 0);
+        assertEquals(all.size(), paged.size(), filter + ": an entry twice");
+        assertEquals(all, new TreeSet<>(paged), filter);
       }
     }
   }

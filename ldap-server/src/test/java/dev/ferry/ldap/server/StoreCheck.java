@@ -11,8 +11,9 @@ import java.util.Set;
 
 /**
  * A full scan of a directory for what a crash could break: every entry whole (its encoding
- * reads to the end, its key is its DN's), every parent there, every index key an entry has
- * posted, and every posting naming an entry that has that key. Returns what is wrong.
+ * reads to the end, its key is its DN's), every parent there, its id naming it back, every
+ * index key an entry has posted, and every posting naming an entry that has that key. Returns
+ * what is wrong.
  */
 final class StoreCheck {
   private StoreCheck() {}
@@ -33,12 +34,12 @@ final class StoreCheck {
           true);
       while (all.hasNext() && out.size() < 20) {
         ByteString k = all.next();
-        for (Iterator<String> p = v.read.posted(List.of(k), null, true, null); p.hasNext(); ) {
-          String key = p.next();
-          StoredEntry e = v.get(key);
+        for (var p = v.read.posted(List.of(k), 0); p.hasNext(); ) {
+          long id = p.nextLong();
+          StoredEntry e = v.read.entry(id);
           if (e == null || !dsa.directory.indexes.keys(e).contains(k)) {
-            out.add("index key " + k + " names " + key + (e == null ? ", which is missing"
-                : ", which does not have it"));
+            out.add("index key " + k + " names id " + id + (e == null ? ", which is missing"
+                : " (" + e.dnText() + "), which does not have it"));
           }
         }
       }
@@ -57,8 +58,14 @@ final class StoreCheck {
           && !dsa.directory.mayBeRoot(e.key)) {
         out.add(e.dnText() + " has no parent");
       }
+      long id = v.read.id(e.key);
+      StoredEntry byId = id > 0 ? v.read.entry(id) : null;
+      if (byId == null || !byId.key.equals(e.key)) {
+        out.add(e.dnText() + " has id " + id + ", which names " + (byId == null ? "nothing"
+            : byId.dnText()));
+      }
       for (ByteString k : dsa.directory.indexes.keys(e)) {
-        if (!v.read.isPosted(k, e.key)) {
+        if (!v.read.isPosted(k, id)) {
           out.add(e.dnText() + " is not posted under index key " + k);
         }
       }
