@@ -3,6 +3,7 @@ package dev.ferry.cli;
 import io.netty.util.ResourceLeakDetector;
 import io.opentelemetry.api.trace.Span;
 import dev.ferry.logging.LogMasking;
+import dev.ferry.logging.MessageLog;
 import io.opentelemetry.api.trace.SpanContext;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
@@ -34,6 +35,8 @@ final class ServerLogging {
   // Held here: JUL keeps loggers weakly, and a collected one would forget its level.
   private static final Logger JETTY = Logger.getLogger("org.eclipse.jetty");
   private static final Logger ACCESS = Logger.getLogger("dev.ferry.access");
+  private static final Logger MESSAGES = Logger.getLogger(MessageLog.LOGGER);
+  private static volatile BatchedLines batched; // null until useOneLineFormat set it up
 
   private ServerLogging() {}
 
@@ -55,11 +58,26 @@ final class ServerLogging {
     for (Handler h : LogManager.getLogManager().getLogger("").getHandlers()) {
       h.setFormatter(json ? new JsonLine() : new OneLine());
     }
-    // the access log's lines go out in batches: one write a quarter of a second, not one a line
-    AccessLines lines = new AccessLines();
+    // the access log's lines and message records (a line or two per exchange each) go out in
+    // batches: one write a quarter of a second, not one and a flush a record
+    BatchedLines lines = new BatchedLines();
     lines.setFormatter(json ? new JsonLine() : new OneLine());
-    ACCESS.addHandler(lines);
-    ACCESS.setUseParentHandlers(false);
+    for (Logger l : new Logger[] {ACCESS, MESSAGES}) {
+      l.addHandler(lines);
+      l.setUseParentHandlers(false);
+    }
+    batched = lines;
+  }
+
+  /**
+   * Writes out the batched lines now: what a command calls once its server has stopped, so that
+   * the records of the last exchanges are not left to the race of the JVM's shutdown hooks.
+   */
+  static void flush() {
+    BatchedLines lines = batched;
+    if (lines != null) {
+      lines.flush();
+    }
   }
 
   static void configure(boolean accessLog, boolean verbose) {
@@ -72,17 +90,17 @@ final class ServerLogging {
   }
 
   /**
-   * Writes the access log to standard error in batches: lines gather in a buffer that a daemon
-   * thread flushes four times a second (and at exit), so a busy server makes a few writes a
-   * second instead of one system call per request. A line is out at most 250 ms after its
-   * exchange.
+   * Writes the access log and the message log to standard error in batches: lines gather in a
+   * buffer that a daemon thread flushes four times a second (and at exit, and when a command's
+   * server stopped: {@link #flush()}), so a busy server makes a few writes a second instead of
+   * one system call per record. A line is out at most 250 ms after its exchange.
    */
-  static final class AccessLines extends Handler {
+  static final class BatchedLines extends Handler {
     // bytes, not a PrintStream: its writer and encoder layers cost more than the line's format
     private final BufferedOutputStream out = new BufferedOutputStream(
         new FileOutputStream(FileDescriptor.err), 64 * 1024);
 
-    AccessLines() {
+    BatchedLines() {
       Thread t = Thread.ofPlatform().daemon().name("ferry-access-log").unstarted(() -> {
         while (true) {
           try {
@@ -128,6 +146,16 @@ final class ServerLogging {
     }
   }
 
+  /**
+   * The record's message, masked: by {@link LogMasking}'s rules, except a message log record,
+   * which its {@link MessageLog} masked as it made it, with the rules it was given (names and
+   * headers of the application's own beside these), and which is not masked a second time.
+   */
+  static String maskedMessage(Formatter f, LogRecord record) {
+    String message = f.formatMessage(record);
+    return MessageLog.LOGGER.equals(record.getLoggerName()) ? message : LogMasking.mask(message);
+  }
+
   /** {@code yyyy-MM-dd HH:mm:ss LEVEL message}, the time stamp made once a second. */
   static final class OneLine extends Formatter {
     private long second = Long.MIN_VALUE;
@@ -144,7 +172,7 @@ final class ServerLogging {
       }
       StringBuilder b = new StringBuilder(stamp.length() + 120).append(stamp)
           .append(record.getLevel().getName()).append(' ')
-          .append(LogMasking.mask(formatMessage(record)));
+          .append(maskedMessage(this, record));
       if (record.getThrown() != null) {
         b.append(' ').append(LogMasking.mask(record.getThrown().toString()));
       }
@@ -165,7 +193,7 @@ final class ServerLogging {
           .append(Instant.ofEpochMilli(record.getMillis())).append("\",\"level\":\"")
           .append(record.getLevel().getName()).append("\",\"logger\":")
           .append(Json.str(record.getLoggerName())).append(",\"message\":")
-          .append(Json.str(LogMasking.mask(formatMessage(record))));
+          .append(Json.str(maskedMessage(this, record)));
       if (record.getThrown() != null) {
         b.append(",\"error\":").append(Json.str(LogMasking.mask(record.getThrown().toString())));
       }

@@ -33,6 +33,8 @@ public final class LogMasking {
       "[\\w.-]*" + SECRET_WORD + "[\\w.-]*", "[\\w.:-]*" + SECRET_WORD + "[\\w.-]*");
 
   private final List<String> triggers;
+  private final boolean[] startsTrigger = new boolean[128]; // by lower-case ASCII first char
+  private final int shortestTrigger;
   private final Pattern element;
   private final Pattern keyValue;
   private final LogMasking base; // masked first; null for the defaults
@@ -45,6 +47,19 @@ public final class LogMasking {
       LogMasking base) {
     this.triggers = triggers;
     this.base = base;
+    int shortest = Integer.MAX_VALUE;
+    for (String t : triggers) {
+      // the ASCII letters a case-blind comparison takes for its first (a name may start with
+      // a letter outside ASCII, which is compared wherever the line has one)
+      char first = t.charAt(0);
+      for (char c : new char[] {Character.toLowerCase(first), Character.toUpperCase(first)}) {
+        if (c < 128) {
+          startsTrigger[Character.toLowerCase(c)] = true;
+        }
+      }
+      shortest = Math.min(shortest, t.length());
+    }
+    this.shortestTrigger = shortest;
     // group 1: the start tag; group 2: the element's local name, which its end tag repeats
     this.element = Pattern.compile("(?is)(<(?:[\\w.-]+:)?(" + elementName
         + ")(?:\\s[^>]*)?>)(.*?)(?=</(?:[\\w.-]+:)?\\2\\s*>|$)");
@@ -118,11 +133,21 @@ public final class LogMasking {
     return b.toString();
   }
 
+  /**
+   * Whether a trigger word occurs in {@code line}, any case: one pass that compares a trigger
+   * only where its first letter is, without a lower-cased copy of the line (a record is up to
+   * the message log's cap, and most hold no trigger at all).
+   */
   private boolean mayHoldWord(String line) {
-    String lower = line.toLowerCase(Locale.ROOT);
-    for (String t : triggers) {
-      if (lower.contains(t)) {
-        return true;
+    int last = line.length() - shortestTrigger;
+    for (int i = 0; i <= last; i++) {
+      char c = line.charAt(i);
+      if (c >= 128 || startsTrigger[Character.toLowerCase(c)]) {
+        for (String t : triggers) {
+          if (line.regionMatches(true, i, t, 0, t.length())) {
+            return true;
+          }
+        }
       }
     }
     return false;
