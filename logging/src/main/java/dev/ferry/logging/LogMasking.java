@@ -47,10 +47,11 @@ public final class LogMasking {
       LogMasking base) {
     this.byFirst = byFirst(triggers);
     this.base = base;
-    // group 1: the start tag; group 2: the element's local name, which its end tag repeats
-    this.element = Pattern.compile("(?is)(<(?:[\\w.-]+:)?(" + elementName
+    // case-blind outside ASCII too (u), as names of the application may be; group 1: the start
+    // tag; group 2: the element's local name, which its end tag repeats
+    this.element = Pattern.compile("(?isu)(<(?:[\\w.-]+:)?(" + elementName
         + ")(?:\\s[^>]*)?>)(.*?)(?=</(?:[\\w.-]+:)?\\2\\s*>|$)");
-    this.keyValue = Pattern.compile("(?i)((?<![<\\w])\"?" + keyName
+    this.keyValue = Pattern.compile("(?iu)((?<![<\\w])\"?" + keyName
         + "\"?\\s*(?:=|::?)\\s*)(\"[^\"]*\"?|'[^']*'?|[^\\s,;&<>\"']+)");
   }
 
