@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.logging.ErrorManager;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
@@ -187,15 +189,22 @@ final class ServerLogging {
    * as a tracing backend shows them). Message and error are masked.
    */
   static final class JsonLine extends Formatter {
+    private static final DateTimeFormatter SECONDS =
+        DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
+    private long second = Long.MIN_VALUE;
+    private String stamp = ""; // {"time":"yyyy-MM-ddTHH:mm:ss. of the second last formatted
+
     @Override
     public String format(LogRecord record) {
-      StringBuilder b = new StringBuilder(160).append("{\"time\":\"")
-          .append(Instant.ofEpochMilli(record.getMillis())).append("\",\"level\":\"")
-          .append(record.getLevel().getName()).append("\",\"logger\":")
-          .append(Json.str(record.getLoggerName())).append(",\"message\":")
-          .append(Json.str(maskedMessage(this, record)));
+      String message = maskedMessage(this, record);
+      StringBuilder b = new StringBuilder(message.length() + 200).append(stamp(record))
+          .append(millis(record)).append("Z\",\"level\":\"")
+          .append(record.getLevel().getName()).append("\",\"logger\":");
+      Json.str(b, record.getLoggerName()).append(",\"message\":");
+      Json.str(b, message);
       if (record.getThrown() != null) {
-        b.append(",\"error\":").append(Json.str(LogMasking.mask(record.getThrown().toString())));
+        b.append(",\"error\":");
+        Json.str(b, LogMasking.mask(record.getThrown().toString()));
       }
       SpanContext span = Span.current().getSpanContext();
       if (span.isValid()) {
@@ -203,6 +212,22 @@ final class ServerLogging {
             .append(span.getSpanId()).append('"');
       }
       return b.append('}').append(System.lineSeparator()).toString();
+    }
+
+    /** The line's start up to its time's second, made once a second (UTC, ISO 8601). */
+    private synchronized String stamp(LogRecord record) {
+      long s = Math.floorDiv(record.getMillis(), 1000);
+      if (s != second) {
+        second = s;
+        stamp = "{\"time\":\"" + SECONDS.format(LocalDateTime.ofEpochSecond(s, 0,
+            ZoneOffset.UTC)) + ".";
+      }
+      return stamp;
+    }
+
+    private static String millis(LogRecord record) {
+      int ms = (int) Math.floorMod(record.getMillis(), 1000);
+      return ms < 10 ? "00" + ms : ms < 100 ? "0" + ms : Integer.toString(ms);
     }
   }
 }
