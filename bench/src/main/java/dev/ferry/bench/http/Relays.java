@@ -72,7 +72,6 @@ final class Relays implements AutoCloseable {
   URI uri(String path) {
     return switch (path) {
       case "direct" -> backend.uri(true);
-      case "ferry-broker" -> brokers.get(path).uri("/echo");
       case "nginx" -> URI.create("http://127.0.0.1:" + nginx.port() + backend.uri(true).getPath());
       case "netty-relay" -> relay.uri("/echo");
       default -> {
@@ -87,7 +86,6 @@ final class Relays implements AutoCloseable {
   /** The relay's process (nginx's master, whose workers are its children), or null. */
   ProcessHandle process(String path) {
     return switch (path) {
-      case "ferry-broker" -> brokers.get(path).process();
       case "nginx" -> nginx.process();
       case "netty-relay" -> relay.process();
       default -> brokers.containsKey(path) ? brokers.get(path).process() : null;
