@@ -48,6 +48,11 @@ suite_broker() { # needs nginx
   $probe 32768 1 20 $paths ferry,cxf > "$OUT/broker-cpu-32k.txt"
   $probe 1048576 1 20 $paths ferry,cxf > "$OUT/broker-cpu-1m.txt"
   $probe 32768 8 20 $paths ferry,cxf > "$OUT/broker-cpu-32k-8.txt"
+  # what JSON logs, exported spans and message logging cost ferry broker (the broker's JIT
+  # needs more warm-up than a server's)
+  local ops=ferry-broker,ferry-broker-json,ferry-broker-traced,ferry-broker-messages
+  $probe 32768 1 40 $ops ferry > "$OUT/broker-cpu-ops-32k.txt"
+  $probe 1024 1 30 $ops ferry > "$OUT/broker-cpu-ops-1k.txt"
 }
 
 suite_jaxws() {
@@ -66,8 +71,10 @@ suite_server_cpu() { # each server in its own JVM: ferry serve, Ferry's JAX-WS e
   $probe 32768 1 20 > "$OUT/server-cpu-32k.txt"
   $probe 32768 8 20 > "$OUT/server-cpu-32k-8.txt"
   $probe 1048576 1 20 > "$OUT/server-cpu-1m.txt"
-  # what JSON logs, exported spans and message logging cost ferry serve
-  local ops=ferry-serve,ferry-serve-json,ferry-serve-traced,ferry-serve-messages
+  # what JSON logs, exported spans (with and without attributes, and unsampled) and message
+  # logging cost ferry serve
+  local ops=ferry-serve,ferry-serve-json,ferry-serve-traced,ferry-serve-traced-bare
+  ops=$ops,ferry-serve-unsampled,ferry-serve-messages
   $probe 1024 1 20 $ops ferry > "$OUT/server-cpu-ops-1k.txt"
   $probe 32768 1 20 $ops ferry > "$OUT/server-cpu-ops-32k.txt"
 }

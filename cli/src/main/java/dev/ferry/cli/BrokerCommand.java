@@ -109,6 +109,7 @@ final class BrokerCommand implements Callable<Integer> {
       out.flush();
       ServeCommand.RunUntilStopped.run(telemetry.closing(broker));
     }
+    ServerLogging.flush();
     spec.commandLine().getOut().println("stopped");
     return 0;
   }

@@ -7,6 +7,8 @@ import java.util.List;
 
 /** Just enough JSON writing for the CLI's --json output (no dependency for four fields). */
 final class Json {
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
   private Json() {}
 
   static String inspect(MediaType type, boolean lenient, List<MimeInspect.Row> rows) {
@@ -39,10 +41,15 @@ final class Json {
   }
 
   static String str(String v) {
+    return v == null ? "null" : str(new StringBuilder(v.length() + 8), v).toString();
+  }
+
+  /** Appends {@code v} to {@code s} as a JSON string (quoted and escaped); returns {@code s}. */
+  static StringBuilder str(StringBuilder s, String v) {
     if (v == null) {
-      return "null";
+      return s.append("null");
     }
-    StringBuilder s = new StringBuilder("\"");
+    s.append('"');
     for (int i = 0; i < v.length(); i++) {
       char c = v.charAt(i);
       switch (c) {
@@ -50,13 +57,13 @@ final class Json {
         case '\\' -> s.append("\\\\");
         default -> {
           if (c < 0x20) {
-            s.append(String.format("\\u%04x", (int) c));
+            s.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xf]);
           } else {
             s.append(c);
           }
         }
       }
     }
-    return s.append('"').toString();
+    return s.append('"');
   }
 }

@@ -106,6 +106,7 @@ final class ServeCommand implements Callable<Integer> {
       out.flush();
       RunUntilStopped.run(telemetry.closing(server));
     }
+    ServerLogging.flush();
     spec.commandLine().getOut().println("stopped");
     return 0;
   }
@@ -128,7 +129,10 @@ final class ServeCommand implements Callable<Integer> {
 
     static void run(AutoCloseable server) {
       CountDownLatch never = new CountDownLatch(1);
-      Thread hook = new Thread(() -> closeQuietly(server), "ferry-shutdown");
+      Thread hook = new Thread(() -> {
+        closeQuietly(server);
+        ServerLogging.flush(); // the records of the exchanges the close let finish
+      }, "ferry-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       try {
         never.await();

@@ -3,6 +3,7 @@ package dev.ferry.cli;
 import io.netty.util.ResourceLeakDetector;
 import io.opentelemetry.api.trace.Span;
 import dev.ferry.logging.LogMasking;
+import dev.ferry.logging.MessageLog;
 import io.opentelemetry.api.trace.SpanContext;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
@@ -12,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.logging.ErrorManager;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
@@ -34,6 +37,8 @@ final class ServerLogging {
   // Held here: JUL keeps loggers weakly, and a collected one would forget its level.
   private static final Logger JETTY = Logger.getLogger("org.eclipse.jetty");
   private static final Logger ACCESS = Logger.getLogger("dev.ferry.access");
+  private static final Logger MESSAGES = Logger.getLogger(MessageLog.LOGGER);
+  private static volatile BatchedLines batched; // null until useOneLineFormat set it up
 
   private ServerLogging() {}
 
@@ -55,11 +60,26 @@ final class ServerLogging {
     for (Handler h : LogManager.getLogManager().getLogger("").getHandlers()) {
       h.setFormatter(json ? new JsonLine() : new OneLine());
     }
-    // the access log's lines go out in batches: one write a quarter of a second, not one a line
-    AccessLines lines = new AccessLines();
+    // the access log's lines and message records (a line or two per exchange each) go out in
+    // batches: one write a quarter of a second, not one and a flush a record
+    BatchedLines lines = new BatchedLines();
     lines.setFormatter(json ? new JsonLine() : new OneLine());
-    ACCESS.addHandler(lines);
-    ACCESS.setUseParentHandlers(false);
+    for (Logger l : new Logger[] {ACCESS, MESSAGES}) {
+      l.addHandler(lines);
+      l.setUseParentHandlers(false);
+    }
+    batched = lines;
+  }
+
+  /**
+   * Writes out the batched lines now: what a command calls once its server has stopped, so that
+   * the records of the last exchanges are not left to the race of the JVM's shutdown hooks.
+   */
+  static void flush() {
+    BatchedLines lines = batched;
+    if (lines != null) {
+      lines.flush();
+    }
   }
 
   static void configure(boolean accessLog, boolean verbose) {
@@ -72,17 +92,17 @@ final class ServerLogging {
   }
 
   /**
-   * Writes the access log to standard error in batches: lines gather in a buffer that a daemon
-   * thread flushes four times a second (and at exit), so a busy server makes a few writes a
-   * second instead of one system call per request. A line is out at most 250 ms after its
-   * exchange.
+   * Writes the access log and the message log to standard error in batches: lines gather in a
+   * buffer that a daemon thread flushes four times a second (and at exit, and when a command's
+   * server stopped: {@link #flush()}), so a busy server makes a few writes a second instead of
+   * one system call per record. A line is out at most 250 ms after its exchange.
    */
-  static final class AccessLines extends Handler {
+  static final class BatchedLines extends Handler {
     // bytes, not a PrintStream: its writer and encoder layers cost more than the line's format
     private final BufferedOutputStream out = new BufferedOutputStream(
         new FileOutputStream(FileDescriptor.err), 64 * 1024);
 
-    AccessLines() {
+    BatchedLines() {
       Thread t = Thread.ofPlatform().daemon().name("ferry-access-log").unstarted(() -> {
         while (true) {
           try {
@@ -128,6 +148,16 @@ final class ServerLogging {
     }
   }
 
+  /**
+   * The record's message, masked: by {@link LogMasking}'s rules, except a message log record,
+   * which its {@link MessageLog} masked as it made it, with the rules it was given (names and
+   * headers of the application's own beside these), and which is not masked a second time.
+   */
+  static String maskedMessage(Formatter f, LogRecord record) {
+    String message = f.formatMessage(record);
+    return MessageLog.LOGGER.equals(record.getLoggerName()) ? message : LogMasking.mask(message);
+  }
+
   /** {@code yyyy-MM-dd HH:mm:ss LEVEL message}, the time stamp made once a second. */
   static final class OneLine extends Formatter {
     private long second = Long.MIN_VALUE;
@@ -144,7 +174,7 @@ final class ServerLogging {
       }
       StringBuilder b = new StringBuilder(stamp.length() + 120).append(stamp)
           .append(record.getLevel().getName()).append(' ')
-          .append(LogMasking.mask(formatMessage(record)));
+          .append(maskedMessage(this, record));
       if (record.getThrown() != null) {
         b.append(' ').append(LogMasking.mask(record.getThrown().toString()));
       }
@@ -159,15 +189,22 @@ final class ServerLogging {
    * as a tracing backend shows them). Message and error are masked.
    */
   static final class JsonLine extends Formatter {
+    private static final DateTimeFormatter SECONDS =
+        DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
+    private long second = Long.MIN_VALUE;
+    private String stamp = ""; // {"time":"yyyy-MM-ddTHH:mm:ss. of the second last formatted
+
     @Override
     public String format(LogRecord record) {
-      StringBuilder b = new StringBuilder(160).append("{\"time\":\"")
-          .append(Instant.ofEpochMilli(record.getMillis())).append("\",\"level\":\"")
-          .append(record.getLevel().getName()).append("\",\"logger\":")
-          .append(Json.str(record.getLoggerName())).append(",\"message\":")
-          .append(Json.str(LogMasking.mask(formatMessage(record))));
+      String message = maskedMessage(this, record);
+      StringBuilder b = new StringBuilder(message.length() + 200).append(stamp(record))
+          .append(millis(record)).append("Z\",\"level\":\"")
+          .append(record.getLevel().getName()).append("\",\"logger\":");
+      Json.str(b, record.getLoggerName()).append(",\"message\":");
+      Json.str(b, message);
       if (record.getThrown() != null) {
-        b.append(",\"error\":").append(Json.str(LogMasking.mask(record.getThrown().toString())));
+        b.append(",\"error\":");
+        Json.str(b, LogMasking.mask(record.getThrown().toString()));
       }
       SpanContext span = Span.current().getSpanContext();
       if (span.isValid()) {
@@ -175,6 +212,22 @@ final class ServerLogging {
             .append(span.getSpanId()).append('"');
       }
       return b.append('}').append(System.lineSeparator()).toString();
+    }
+
+    /** The line's start up to its time's second, made once a second (UTC, ISO 8601). */
+    private synchronized String stamp(LogRecord record) {
+      long s = Math.floorDiv(record.getMillis(), 1000);
+      if (s != second) {
+        second = s;
+        stamp = "{\"time\":\"" + SECONDS.format(LocalDateTime.ofEpochSecond(s, 0,
+            ZoneOffset.UTC)) + ".";
+      }
+      return stamp;
+    }
+
+    private static String millis(LogRecord record) {
+      int ms = (int) Math.floorMod(record.getMillis(), 1000);
+      return ms < 10 ? "00" + ms : ms < 100 ? "0" + ms : Integer.toString(ms);
     }
   }
 }

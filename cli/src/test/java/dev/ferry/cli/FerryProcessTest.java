@@ -87,9 +87,11 @@ class FerryProcessTest {
 
   @Test
   void serveLogsOneLinePerRequestAndStopsOnSigterm() throws Exception {
-    // To a file: destroy() closes the process's pipes, and the log is read after it.
+    // To a file: destroy() closes the process's pipes, and the log is read after it. The
+    // lines go out in batches; what is left when the signal comes is written as it stops.
     Path log = dir.resolve("serve.log");
-    Process serve = ferryProcess("serve", "--port", "0").redirectError(log.toFile()).start();
+    Process serve = ferryProcess("serve", "--port", "0", "--log-messages")
+        .redirectError(log.toFile()).start();
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(),
           StandardCharsets.UTF_8));
@@ -101,7 +103,8 @@ class FerryProcessTest {
       assertThat(serve.waitFor(30, TimeUnit.SECONDS)).as("stopped by the signal").isTrue();
       assertThat(Files.readString(log)).containsPattern(
           "(?m)^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d INFO 127\\.0\\.0\\.1 \"POST /echo\" 200 ")
-          .doesNotContain("SLF4J");
+          .containsPattern("(?m) INFO request 1 POST /echo from 127\\.0\\.0\\.1$")
+          .containsPattern("(?m) INFO reply 1 200$").doesNotContain("SLF4J");
     } finally {
       serve.destroyForcibly();
     }

@@ -48,4 +48,37 @@ class ServerLoggingTest {
         .doesNotContain("S3cr3t");
     assertThat(new ServerLogging.JsonLine().format(r)).doesNotContain("trace_id");
   }
+
+  @Test
+  void jsonTimesAreUtcToTheMillisecond() {
+    for (String t : new String[] {"2026-11-29T05:50:07.004Z", "2026-11-29T05:50:00.000Z",
+        "1969-12-31T23:59:59.999Z", "2026-11-29T05:50:07.120Z"}) {
+      LogRecord r = new LogRecord(Level.INFO, "x");
+      r.setInstant(java.time.Instant.parse(t));
+      assertThat(new ServerLogging.JsonLine().format(r)).startsWith("{\"time\":\"" + t + "\",");
+    }
+    ServerLogging.JsonLine one = new ServerLogging.JsonLine(); // its second is reused
+    LogRecord a = new LogRecord(Level.INFO, "a");
+    a.setInstant(java.time.Instant.parse("2026-11-29T05:50:07.004Z"));
+    LogRecord b = new LogRecord(Level.INFO, "line\nbreak \"q\" \u0001");
+    b.setInstant(java.time.Instant.parse("2026-11-29T05:50:07.870Z"));
+    one.format(a);
+    assertThat(one.format(b)).startsWith("{\"time\":\"2026-11-29T05:50:07.870Z\",")
+        .contains("\"message\":\"line\\u000abreak \\\"q\\\" \\u0001\"");
+  }
+
+  @Test
+  void messageLogRecordsAreWrittenAsTheirLogMaskedThem() {
+    // masked with the names the deployment gave its MessageLog; the default rules would not
+    // know "pin", and run over the record for nothing
+    String record = "request 1 POST /echo from 10.0.0.7\n\n<pin>***</pin><a>kept</a>";
+    for (java.util.logging.Formatter f : new java.util.logging.Formatter[] {
+        new ServerLogging.OneLine(), new ServerLogging.JsonLine()}) {
+      LogRecord r = new LogRecord(Level.INFO, record);
+      r.setLoggerName(dev.ferry.logging.MessageLog.LOGGER);
+      assertThat(ServerLogging.maskedMessage(f, r)).isSameAs(record);
+      r.setLoggerName("dev.ferry.access");
+      assertThat(ServerLogging.maskedMessage(f, r)).isEqualTo(record);
+    }
+  }
 }

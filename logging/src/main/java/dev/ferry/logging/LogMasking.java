@@ -32,7 +32,9 @@ public final class LogMasking {
   private static final LogMasking DEFAULTS = new LogMasking(TRIGGERS,
       "[\\w.-]*" + SECRET_WORD + "[\\w.-]*", "[\\w.:-]*" + SECRET_WORD + "[\\w.-]*");
 
-  private final List<String> triggers;
+  private static final int OUTSIDE_ASCII = 128;
+
+  private final String[][] byFirst; // see byFirst(List)
   private final Pattern element;
   private final Pattern keyValue;
   private final LogMasking base; // masked first; null for the defaults
@@ -43,12 +45,13 @@ public final class LogMasking {
 
   private LogMasking(List<String> triggers, String elementName, String keyName,
       LogMasking base) {
-    this.triggers = triggers;
+    this.byFirst = byFirst(triggers);
     this.base = base;
-    // group 1: the start tag; group 2: the element's local name, which its end tag repeats
-    this.element = Pattern.compile("(?is)(<(?:[\\w.-]+:)?(" + elementName
+    // case-blind outside ASCII too (u), as names of the application may be; group 1: the start
+    // tag; group 2: the element's local name, which its end tag repeats
+    this.element = Pattern.compile("(?isu)(<(?:[\\w.-]+:)?(" + elementName
         + ")(?:\\s[^>]*)?>)(.*?)(?=</(?:[\\w.-]+:)?\\2\\s*>|$)");
-    this.keyValue = Pattern.compile("(?i)((?<![<\\w])\"?" + keyName
+    this.keyValue = Pattern.compile("(?iu)((?<![<\\w])\"?" + keyName
         + "\"?\\s*(?:=|::?)\\s*)(\"[^\"]*\"?|'[^']*'?|[^\\s,;&<>\"']+)");
   }
 
@@ -118,14 +121,71 @@ public final class LogMasking {
     return b.toString();
   }
 
+  /**
+   * Whether a trigger word occurs in {@code line}, any case: one pass that looks up, at each
+   * character, the triggers that may start with it, and compares one only if the next character
+   * fits too; no lower-cased copy of the line is made (a record is up to the message log's cap,
+   * and most hold no trigger at all).
+   */
   private boolean mayHoldWord(String line) {
-    String lower = line.toLowerCase(Locale.ROOT);
-    for (String t : triggers) {
-      if (lower.contains(t)) {
-        return true;
+    int n = line.length();
+    for (int i = 0; i < n; i++) {
+      char c = line.charAt(i);
+      String[] candidates = byFirst[bucket(c)];
+      if (candidates == null) {
+        continue;
+      }
+      char next = i + 1 < n ? line.charAt(i + 1) : 0;
+      for (String t : candidates) {
+        if (t.length() > 1 && next < 128 && t.charAt(1) < 128
+            && asciiLower(next) != t.charAt(1)) {
+          continue;
+        }
+        if (line.regionMatches(true, i, t, 0, t.length())) {
+          return true;
+        }
       }
     }
     return false;
+  }
+
+  /** Where {@link #byFirst} keeps the triggers {@code c} may start (the Kelvin sign: k's). */
+  private static int bucket(char c) {
+    if (c < 128) {
+      return asciiLower(c);
+    }
+    char lower = Character.toLowerCase(c);
+    return lower < 128 ? lower : OUTSIDE_ASCII;
+  }
+
+  private static char asciiLower(char c) {
+    return c >= 'A' && c <= 'Z' ? (char) (c + 32) : c;
+  }
+
+  /**
+   * The triggers (lower case) by the ASCII letter a case-blind comparison may take for their
+   * first, and at {@link #OUTSIDE_ASCII} those a character outside ASCII may start.
+   */
+  private static String[][] byFirst(List<String> triggers) {
+    List<List<String>> buckets = new ArrayList<>();
+    for (int i = 0; i <= OUTSIDE_ASCII; i++) {
+      buckets.add(new ArrayList<>());
+    }
+    for (String trigger : triggers) {
+      String t = trigger.toLowerCase(Locale.ROOT);
+      char first = t.charAt(0);
+      for (char v : new char[] {first, Character.toUpperCase(first)}) {
+        List<String> bucket = buckets.get(bucket(v));
+        if (!bucket.contains(t)) {
+          bucket.add(t);
+        }
+      }
+    }
+    String[][] table = new String[OUTSIDE_ASCII + 1][];
+    for (int i = 0; i <= OUTSIDE_ASCII; i++) {
+      table[i] = buckets.get(i).isEmpty() ? null : buckets.get(i).toArray(String[]::new);
+    }
+    return table;
   }
 
   private static boolean mayHoldCardNumber(String line) {

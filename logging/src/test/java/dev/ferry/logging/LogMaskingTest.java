@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -73,5 +78,43 @@ public class LogMaskingTest {
     assertThat(m.apply("<pin><![CDATA[S3cr3t-4]]></pin>")).isEqualTo("<pin>***</pin>");
     assertThatThrownBy(() -> LogMasking.defaults().withNames(List.of("a b")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"a b\"");
+  }
+
+  /**
+   * The words that make a line worth masking are found in any case and anywhere in a line,
+   * whatever surrounds them (the scan compares in place instead of lower-casing a copy).
+   */
+  @Property(tries = 300)
+  void secretWordsAreFoundInAnyCase(@ForAll("mixedCase") String name,
+      @ForAll("filler") String before, @ForAll("filler") String after) {
+    String line = before + "<" + name + ">S3cr3t-z</" + name + "> " + name + "=S3cr3t-y" + after;
+    assertThat(LogMasking.mask(line)).doesNotContain("S3cr3t");
+  }
+
+  @Provide
+  Arbitrary<String> mixedCase() {
+    return Arbitraries.of("password", "userPassword", "pwd", "clientSecret", "accessToken",
+        "credentials", "api_key", "apiKey").flatMap(word -> Arbitraries.integers()
+        .between(0, (1 << word.length()) - 1).map(bits -> {
+          StringBuilder b = new StringBuilder(word);
+          for (int i = 0; i < b.length(); i++) {
+            char c = b.charAt(i);
+            b.setCharAt(i, (bits >> i & 1) == 1 ? Character.toUpperCase(c)
+                : Character.toLowerCase(c));
+          }
+          return b.toString();
+        }));
+  }
+
+  @Provide
+  Arbitrary<String> filler() {
+    return Arbitraries.strings().withChars("pasToken <>/=\"\u00e9\u0130\u212a").ofMaxLength(40);
+  }
+
+  @Test
+  void namesOutsideAsciiAreFoundInAnyCase() {
+    LogMasking m = LogMasking.defaults().withNames(List.of("\u00c9cusson", "pin"));
+    assertThat(m.apply("<x:\u00e9CUSSON>S3cr3t-5</x:\u00e9CUSSON> <PIN>S3cr3t-6</PIN>"))
+        .doesNotContain("S3cr3t");
   }
 }

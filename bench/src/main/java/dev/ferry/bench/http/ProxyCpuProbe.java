@@ -29,6 +29,9 @@ import org.apache.cxf.Bus;
  * <p>(size in bytes, clients, seconds; a fourth argument names the paths to run, such as
  * {@code ferry-broker,nginx}, a fifth the clients that call, {@code ferry} by default, or
  * {@code ferry,cxf} for CXF's generated port as well: chunked past 4,000 bytes, its default).
+ * Beside {@code ferry-broker}, its variants of {@link OpsSettings} ({@code ferry-broker-json},
+ * {@code ferry-broker-traced}, {@code ferry-broker-messages}, ...) measure what JSON logs, spans
+ * exported over OTLP (to a sink in this JVM) and message logging cost the broker.
  */
 public final class ProxyCpuProbe {
   /** Rounds of calls per path, each {@code seconds / ROUNDS} long. */
@@ -46,7 +49,8 @@ public final class ProxyCpuProbe {
     List<String> callerNames = args.length > 4 ? List.of(args[4].split(",")) : List.of("ferry");
     Map<String, List<double[]>> rounds = new LinkedHashMap<>(); // per pair: {calls/s, CPU us}
     Bus bus = CxfPeer.newBus();
-    try (Relays relays = Relays.start(null);
+    try (OtlpSink spans = OtlpSink.start();
+        Relays relays = Relays.start(paths, spans);
         SoapClient client = SoapClient.builder().ioThreads(Math.min(clients, 2)).build()) {
       Map<String, ProbeCalls.Caller> callers = new LinkedHashMap<>();
       Map<String, ProcessHandle> relayOf = new LinkedHashMap<>();

@@ -40,11 +40,21 @@ final class RelayProcess implements AutoCloseable {
 
   /** Starts {@code ferry broker} routing {@code /echo} to {@code backend}. */
   static RelayProcess broker(URI backend) throws IOException {
+    return broker(backend, new OpsSettings(Map.of(), List.of()));
+  }
+
+  /**
+   * Starts {@code ferry broker} routing {@code /echo} to {@code backend}, with the environment
+   * and options of {@code settings} added.
+   */
+  static RelayProcess broker(URI backend, OpsSettings settings) throws IOException {
     Path dir = Files.createTempDirectory("ferry-broker");
     Path routes = dir.resolve("routes.yaml");
     Files.writeString(routes, "routes:\n  - path: /echo\n    to: " + backend + "\n");
-    return start(cli("ferry.bench.brokerJvmOptions", "broker", "--routes", routes.toString(),
-        "--port", "0"), dir);
+    List<String> command = cli("ferry.bench.brokerJvmOptions", "broker", "--routes",
+        routes.toString(), "--port", "0");
+    command.addAll(settings.options());
+    return start(command, dir, settings.environment());
   }
 
   /**

@@ -30,9 +30,10 @@ import org.apache.cxf.Bus;
  *
  * <p>(size in bytes, client threads, seconds; a fourth argument names the servers, a fifth the
  * clients, such as {@code ferry-jaxws,cxf ferry}). Besides the three servers, {@code
- * ferry-serve-json}, {@code ferry-serve-traced} and {@code ferry-serve-messages} are {@code ferry
- * serve} with its access log as JSON, with spans exported over OTLP (to a sink in this JVM) and
- * with message logging, for what each costs beside {@code ferry-serve}.
+ * ferry-serve-json}, {@code ferry-serve-traced}, {@code ferry-serve-messages} and the other
+ * variants of {@link OpsSettings} are {@code ferry serve} with its access log as JSON, with spans
+ * exported over OTLP (to a sink in this JVM), with message logging and so on, for what each costs
+ * beside {@code ferry-serve}.
  */
 public final class ServerCpuProbe {
   private static final int ROUNDS = 5;
@@ -91,20 +92,16 @@ public final class ServerCpuProbe {
   }
 
   /**
-   * Starts the server {@code name} names: {@code ferry serve} as it ships, or with its access
-   * log as JSON lines ({@code -json}), with spans exported over OTLP to {@code spans} by the
-   * SDK's defaults ({@code -traced}), or with message logging for support ({@code -messages});
-   * else the echo of {@link EchoServerMain}.
+   * Starts the server {@code name} names: {@code ferry serve} as it ships or in one of the
+   * variants of {@link OpsSettings} (spans to {@code spans}), else the echo of
+   * {@link EchoServerMain}.
    */
   private static RelayProcess start(String name, OtlpSink spans) throws IOException {
-    return switch (name) {
-      case "ferry-serve" -> RelayProcess.serve();
-      case "ferry-serve-json" -> RelayProcess.serve(Map.of("FERRY_LOG_FORMAT", "json"));
-      case "ferry-serve-traced" -> RelayProcess.serve(Map.of(
-          "OTEL_EXPORTER_OTLP_ENDPOINT", spans.endpoint(), "OTEL_SERVICE_NAME", "bench"));
-      case "ferry-serve-messages" -> RelayProcess.serve(Map.of(), "--log-messages");
-      default -> RelayProcess.echoServer(name);
-    };
+    if (OpsSettings.isVariant(name, "ferry-serve")) {
+      OpsSettings s = OpsSettings.of(name, "ferry-serve", spans);
+      return RelayProcess.serve(s.environment(), s.options().toArray(String[]::new));
+    }
+    return RelayProcess.echoServer(name);
   }
 
   private static Duration cpu(RelayProcess p) {
