@@ -172,8 +172,8 @@ final class EntryFactory {
         throw new OperationException(ResultCode.PROTOCOL_ERROR, a.description()
             + ": no values for attribute type");
       }
-      Draft d = new Draft(t, canonical(t, a.description()));
-      d = drafts.computeIfAbsent(d.id(), k -> new Draft(t, canonical(t, a.description())));
+      Draft d = drafts.computeIfAbsent(t.key + StoredAttribute.options(a.description()),
+          k -> new Draft(t, canonical(t, a.description())));
       for (int i = 0; i < a.size(); i++) {
         ByteString v = pretty(t, a.value(i));
         Object key = key(t, v);
@@ -289,9 +289,12 @@ final class EntryFactory {
   }
 
   private static List<ByteString> remove(Map<String, List<ByteString>> ops, String name) {
-    for (String k : List.copyOf(ops.keySet())) {
-      if (k.equalsIgnoreCase(name)) {
-        return ops.remove(k);
+    for (var it = ops.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, List<ByteString>> e = it.next();
+      if (e.getKey().equalsIgnoreCase(name)) {
+        List<ByteString> v = e.getValue();
+        it.remove();
+        return v;
       }
     }
     return null;

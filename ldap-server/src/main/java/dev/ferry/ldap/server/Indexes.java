@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * The directory's indexes, per attribute type as configured ({@link LdapServer.Builder#index}),
@@ -176,9 +177,7 @@ final class Indexes {
         }
         if (x.kinds.contains(IndexType.SUBSTRING)
             && x.type.substr.key(v, schema) instanceof String text) {
-          for (String g : valueGrams(START + text + END)) {
-            out.add(IndexKeys.of(x.substring, g));
-          }
+          valueGrams(START + text + END, g -> out.add(IndexKeys.of(x.substring, g)));
         }
         if (x.kinds.contains(IndexType.ORDERING)) {
           Object k = x.type.ordering.key(v, schema);
@@ -226,15 +225,20 @@ final class Indexes {
    */
   static Set<String> valueGrams(String anchored) {
     Set<String> out = new LinkedHashSet<>();
+    valueGrams(anchored, out::add);
+    return out;
+  }
+
+  /** Gives each of {@link #valueGrams(String)}, repeats too (the caller's set drops them). */
+  private static void valueGrams(String anchored, Consumer<String> into) {
     int n = anchored.length();
     for (int i = 0; i + GRAM <= n; i++) {
-      out.add(anchored.substring(i, i + GRAM));
+      into.accept(anchored.substring(i, i + GRAM));
     }
     for (int k = 2; k < GRAM && k <= n; k++) {
-      out.add(anchored.substring(0, k));
-      out.add(anchored.substring(n - k));
+      into.accept(anchored.substring(0, k));
+      into.accept(anchored.substring(n - k));
     }
-    return out;
   }
 
   /**

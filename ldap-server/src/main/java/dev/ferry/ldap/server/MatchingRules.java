@@ -144,7 +144,10 @@ final class MatchingRules {
     }
 
     private String spaces(String s, boolean trim) {
-      StringBuilder b = new StringBuilder(s.length());
+      if (isPrepared(s, trim)) {
+        return s; // most values: no builder, no copy
+      }
+      StringBuilder b = new StringBuilder(s.length() + 1);
       boolean space = false;
       for (int i = 0; i < s.length(); i++) {
         char c = s.charAt(i);
@@ -165,6 +168,26 @@ final class MatchingRules {
         b.append(' ');
       }
       return b.toString();
+    }
+
+    /** Whether {@link #spaces} would return {@code s} unchanged. */
+    private boolean isPrepared(String s, boolean trim) {
+      int n = s.length();
+      if (trim && n > 0 && (isSpace(s.charAt(0)) || isSpace(s.charAt(n - 1)))) {
+        return false;
+      }
+      for (int i = 0; i < n; i++) {
+        char c = s.charAt(i);
+        if (c == '\t' || ignored.indexOf(c) >= 0
+            || (c == ' ' && i + 1 < n && s.charAt(i + 1) == ' ')) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static boolean isSpace(char c) {
+      return c == ' ' || c == '\t';
     }
   }
 

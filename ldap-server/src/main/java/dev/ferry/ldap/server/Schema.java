@@ -170,7 +170,7 @@ public final class Schema {
    * start with its base's key followed by {@link #RDN_SEPARATOR}.
    */
   String normalize(Dn dn) {
-    StringBuilder s = new StringBuilder();
+    StringBuilder s = new StringBuilder(64);
     List<Dn.Rdn> rdns = dn.rdns();
     for (int i = rdns.size() - 1; i >= 0; i--) {
       if (s.length() > 0) {
@@ -185,17 +185,27 @@ public final class Schema {
   static final char RDN_SEPARATOR = '\u0001';
 
   private void rdn(StringBuilder s, Dn.Rdn rdn) {
+    if (rdn.avas().size() == 1) {
+      ava(s, rdn.avas().get(0)); // the usual RDN: nothing to sort
+      return;
+    }
     List<String> avas = new ArrayList<>(rdn.avas().size());
     for (Dn.Ava ava : rdn.avas()) {
-      AttributeType t = type(ava.type());
-      StringBuilder a = new StringBuilder(t.key).append('=');
-      Object key = t.equality == null ? null : t.equality.key(ava.value(), this);
-      escape(a, key instanceof String str ? str : key != null ? key.toString()
-          : "#" + ava.value().hex());
+      StringBuilder a = new StringBuilder();
+      ava(a, ava);
       avas.add(a.toString());
     }
     avas.sort(null);
     s.append(String.join("+", avas));
+  }
+
+  /** Appends {@code type=value} with the type's OID and the value's equality key. */
+  private void ava(StringBuilder s, Dn.Ava ava) {
+    AttributeType t = type(ava.type());
+    s.append(t.key).append('=');
+    Object key = t.equality == null ? null : t.equality.key(ava.value(), this);
+    escape(s, key instanceof String str ? str : key != null ? key.toString()
+        : "#" + ava.value().hex());
   }
 
   private static void escape(StringBuilder out, String value) {

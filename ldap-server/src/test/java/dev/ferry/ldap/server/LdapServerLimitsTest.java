@@ -320,6 +320,38 @@ class LdapServerLimitsTest {
     }
   }
 
+  /**
+   * A small subtree searched with a broad indexed filter: its few entries are offered too
+   * rarely to reach a look at the clock, so only the candidates it passes over (20,000 out of
+   * its scope) can end it at the time limit; without that check it would succeed.
+   */
+  @Test
+  void maxSearchTimeMillisWhilePassingOverCandidatesOutOfScope() throws Exception {
+    StringBuilder ldif = new StringBuilder("dn: " + BASE + "\nobjectClass: domain\ndc: example\n");
+    for (String ou : List.of("small", "big")) {
+      ldif.append("\ndn: ou=").append(ou).append(',').append(BASE)
+          .append("\nobjectClass: organizationalUnit\nou: ").append(ou).append('\n');
+    }
+    for (int i = 0; i < 20_003; i++) {
+      ldif.append("\ndn: uid=u").append(i).append(",ou=").append(i < 3 ? "small" : "big")
+          .append(',').append(BASE).append("\nobjectClass: account\nuid: u").append(i)
+          .append('\n');
+    }
+    try (LdapServer s = LdapServer.builder().suffix(BASE).rootDn("cn=admin," + BASE, "secret")
+        .limits(LdapServerLimits.builder().maxSearchTimeMillis(1).build())
+        .index("objectClass", IndexType.EQUALITY).ldif(ldif.toString()).start();
+        LdapConnection c = LdapConnection.connect("127.0.0.1", s.port())) {
+      c.bind("cn=admin," + BASE, "secret");
+      String small = "ou=small," + BASE;
+      // the subtree alone, walked without an index, ends within the limit
+      assertEquals(3, c.searchAll(SearchRequest.of(small, SearchScope.SINGLE_LEVEL,
+          Filter.present("uid"))).size());
+      LdapException e = assertThrows(LdapException.class, () -> c.searchAll(SearchRequest.of(
+          small, SearchScope.SINGLE_LEVEL, Filter.equality("objectClass", "account"))));
+      assertEquals(ResultCode.TIME_LIMIT_EXCEEDED, e.resultCode());
+    }
+  }
+
   @Test
   void maxOperationsPerConnection() throws Exception {
     // 8 MB of results for a client that reads nothing yet: the first search waits on TCP
