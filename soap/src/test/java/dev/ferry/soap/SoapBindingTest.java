@@ -48,7 +48,7 @@ class SoapBindingTest {
     assertThat(SoapBinding.soapAction(null,
         MediaType.parse(XOP + "; start-info=\"application/soap+xml\""))).isNull();
     assertThat(SoapBinding.soapAction(null,
-        MediaType.parse("application/soap+xml; action=urn:b"))).isEqualTo("urn:b");
+        MediaType.parse("application/soap+xml; action=\"urn:b\""))).isEqualTo("urn:b");
   }
 
   @Test
