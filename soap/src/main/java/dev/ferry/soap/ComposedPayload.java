@@ -36,8 +36,8 @@ final class ComposedPayload implements Payload {
     this.body = body;
     this.sink = new MessagePayload.DeferredOutputStream();
     try {
-      this.writer = filter == null ? codec.xop().newWriter(sink, policy, version.mediaType())
-          : codec.xop().newWriter(sink, policy, version.mediaType(), filter);
+      this.writer = filter == null ? codec.xop().newWriter(sink, policy, version.type())
+          : codec.xop().newWriter(sink, policy, version.type(), filter);
     } catch (IOException e) {
       throw new IllegalStateException("an in-memory sink failed", e);
     }

@@ -36,12 +36,20 @@ public final class SoapBinding {
       if (root == null) {
         return SoapVersion.SOAP_11;
       }
+      SoapVersion bare = ofBaseType(root); // as clients send it: no parameters, nothing to parse
+      if (bare != null) {
+        return bare;
+      }
       MediaType rootType = parseOrNull(root);
       if (rootType == null) {
         return null; // a malformed type parameter names no SOAP type
       }
       base = rootType.baseType();
     }
+    return ofBaseType(base);
+  }
+
+  private static SoapVersion ofBaseType(String base) {
     return switch (base.toLowerCase(Locale.ROOT)) {
       case "text/xml" -> SoapVersion.SOAP_11;
       case "application/soap+xml" -> SoapVersion.SOAP_12;
@@ -62,7 +70,9 @@ public final class SoapBinding {
       action = type.parameter("action");
       if (action == null && type.isMultipart()) {
         String startInfo = type.parameter("start-info");
-        MediaType info = startInfo == null ? null : parseOrNull(startInfo);
+        // an action is a parameter: a start-info without a ';' has none, and is not parsed
+        MediaType info = startInfo == null || startInfo.indexOf(';') < 0 ? null
+            : parseOrNull(startInfo);
         action = info == null ? null : info.parameter("action");
       }
     }

@@ -1,5 +1,6 @@
 package dev.ferry.soap;
 
+import dev.ferry.mime.MediaType;
 import javax.xml.namespace.QName;
 
 /** SOAP 1.1 or 1.2: envelope namespace, media type, and the names that differ between them. */
@@ -11,6 +12,8 @@ public enum SoapVersion {
 
   private final String namespace;
   private final String mediaType;
+  /** {@link #mediaType} parsed, once: every message written of this version is of this type. */
+  private final MediaType type;
   private final String roleAttribute;
   private final String senderFaultCode;
   private final String receiverFaultCode;
@@ -19,6 +22,8 @@ public enum SoapVersion {
       String receiverFaultCode) {
     this.namespace = namespace;
     this.mediaType = mediaType;
+    int slash = mediaType.indexOf('/');
+    this.type = MediaType.of(mediaType.substring(0, slash), mediaType.substring(slash + 1));
     this.roleAttribute = roleAttribute;
     this.senderFaultCode = senderFaultCode;
     this.receiverFaultCode = receiverFaultCode;
@@ -41,6 +46,11 @@ public enum SoapVersion {
   /** Returns the media type of a plain envelope: text/xml or application/soap+xml. */
   public String mediaType() {
     return mediaType;
+  }
+
+  /** {@link #mediaType()} as a {@link MediaType}, for the writer of a message. */
+  MediaType type() {
+    return type;
   }
 
   /** Returns the name of the header targeting attribute: actor (1.1) or role (1.2). */

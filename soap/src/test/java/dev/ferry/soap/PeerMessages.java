@@ -1,6 +1,7 @@
 package dev.ferry.soap;
 
 import dev.ferry.bytes.ByteString;
+import dev.ferry.mime.MediaType;
 import dev.ferry.xop.Attachment;
 import dev.ferry.xop.MtomPolicy;
 import dev.ferry.xop.XopCodec;
@@ -39,7 +40,8 @@ final class PeerMessages {
   static Written ferryTestMtom(SoapVersion version, String name, byte[] blob)
       throws IOException, XMLStreamException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    XopWriter w = XopCodec.create().newWriter(out, MtomPolicy.ALWAYS, version.mediaType());
+    XopWriter w = XopCodec.create().newWriter(out, MtomPolicy.ALWAYS,
+        MediaType.parse(version.mediaType()));
     String soap = version.namespace();
     w.writeStartDocument();
     w.writeStartElement("soap", "Envelope", soap);

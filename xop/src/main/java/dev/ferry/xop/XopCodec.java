@@ -110,19 +110,21 @@ public final class XopCodec {
 
   /**
    * Returns a writer of one message to {@code out}: an MTOM package if {@code policy} says so,
-   * else plain XML. {@code rootType} is the root's media type: {@code text/xml} for SOAP 1.1,
-   * {@code application/soap+xml} for SOAP 1.2, or another XML type for plain XOP.
+   * else plain XML. {@code rootType} is the root's media type, of which the base type is used:
+   * {@code text/xml} for SOAP 1.1, {@code application/soap+xml} for SOAP 1.2, or another XML
+   * type for plain XOP. It is taken parsed so that a caller writing many messages parses its
+   * constant once, not once a message.
    */
-  public XopWriter newWriter(OutputStream out, MtomPolicy policy, String rootType)
+  public XopWriter newWriter(OutputStream out, MtomPolicy policy, MediaType rootType)
       throws IOException {
     return new XopWriter(this, out, policy, rootType, null);
   }
 
   /**
-   * As {@link #newWriter(OutputStream, MtomPolicy, String)}, the root XML held in memory until
-   * the writer is closed and sent as {@code filter} changes it, the attachments after it.
+   * As {@link #newWriter(OutputStream, MtomPolicy, MediaType)}, the root XML held in memory
+   * until the writer is closed and sent as {@code filter} changes it, the attachments after it.
    */
-  public XopWriter newWriter(OutputStream out, MtomPolicy policy, String rootType,
+  public XopWriter newWriter(OutputStream out, MtomPolicy policy, MediaType rootType,
       RootFilter filter) throws IOException {
     return new XopWriter(this, out, policy, rootType, java.util.Objects.requireNonNull(filter));
   }

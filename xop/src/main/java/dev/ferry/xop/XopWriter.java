@@ -56,11 +56,11 @@ public final class XopWriter implements XMLStreamWriter, AutoCloseable {
   private record Pending(String contentId, String contentType, InputStream source,
       ByteSequence bytes) {}
 
-  XopWriter(XopCodec codec, OutputStream out, MtomPolicy policy, String rootType,
+  XopWriter(XopCodec codec, OutputStream out, MtomPolicy policy, MediaType rootType,
       RootFilter filter) throws IOException {
     this.out = out;
     this.policy = policy;
-    this.rootType = MediaType.parse(rootType).baseType();
+    this.rootType = rootType.baseType();
     if (policy.isMtom()) {
       multipart = new MultipartWriter(out);
       rootContentId = multipart.nextContentId();

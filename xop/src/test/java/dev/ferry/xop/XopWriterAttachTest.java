@@ -1,5 +1,6 @@
 package dev.ferry.xop;
 
+import dev.ferry.mime.MediaType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,7 +18,8 @@ class XopWriterAttachTest {
     byte[] streamed = {1, 2, 3, 4, 5};
     ByteString held = ByteString.encodeUtf8("held bytes");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    XopWriter w = XopCodec.create().newWriter(out, MtomPolicy.ALWAYS, "text/xml");
+    XopWriter w = XopCodec.create().newWriter(out, MtomPolicy.ALWAYS,
+        MediaType.of("text", "xml"));
     w.writeStartElement("m");
     for (String id : List.of(w.attach(new ByteArrayInputStream(streamed), "image/png"),
         w.attach(held, "application/octet-stream"))) {
@@ -46,7 +48,7 @@ class XopWriterAttachTest {
   @Test
   void nothingCanBeAttachedToPlainXml() throws Exception {
     XopWriter w = XopCodec.create().newWriter(new ByteArrayOutputStream(), MtomPolicy.NEVER,
-        "text/xml");
+        MediaType.of("text", "xml"));
     assertThatThrownBy(() -> w.attach(ByteString.EMPTY, "application/octet-stream"))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("not an MTOM package");
   }

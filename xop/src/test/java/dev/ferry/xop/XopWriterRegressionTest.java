@@ -1,5 +1,6 @@
 package dev.ferry.xop;
 
+import dev.ferry.mime.MediaType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -17,7 +18,8 @@ class XopWriterRegressionTest {
     int threshold = 2 << 20;
     byte[] data = new byte[3 << 20];
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    XopWriter w = XopCodec.create().newWriter(out, MtomPolicy.threshold(threshold), "text/xml");
+    XopWriter w = XopCodec.create().newWriter(out, MtomPolicy.threshold(threshold),
+        MediaType.of("text", "xml"));
     w.writeStartElement("data");
     w.writeBinary(new ByteArrayInputStream(data), -1, "application/octet-stream");
     w.writeEndElement();

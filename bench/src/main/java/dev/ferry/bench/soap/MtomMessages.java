@@ -2,6 +2,7 @@ package dev.ferry.bench.soap;
 
 import dev.ferry.bench.Baselines;
 import dev.ferry.bytes.ByteSequence;
+import dev.ferry.mime.MediaType;
 import dev.ferry.xop.MtomPolicy;
 import dev.ferry.xop.XopCodec;
 import dev.ferry.xop.XopReader;
@@ -27,6 +28,7 @@ public final class MtomMessages {
   public static final String SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
   public static final String XOP_NS = "http://www.w3.org/2004/08/xop/include";
   public static final String NAME = "ferry-bench";
+  private static final MediaType TEXT_XML = MediaType.of("text", "xml");
 
   private MtomMessages() {}
 
@@ -49,7 +51,7 @@ public final class MtomMessages {
   /** Writes testMtom with Ferry; returns the Content-Type. */
   public static String write(XopCodec codec, OutputStream out, MtomPolicy policy,
       ByteSequence blob) throws IOException, XMLStreamException {
-    XopWriter w = codec.newWriter(out, policy, "text/xml");
+    XopWriter w = codec.newWriter(out, policy, TEXT_XML);
     w.writeStartDocument();
     w.writeStartElement("soap", "Envelope", SOAP11);
     w.writeNamespace("soap", SOAP11);
