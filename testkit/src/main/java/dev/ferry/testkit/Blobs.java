@@ -42,4 +42,16 @@ public final class Blobs {
       }
     };
   }
+
+  /** How many of the bytes {@code in} has left are {@code b}; reads it to its end. */
+  public static long count(java.io.InputStream in, byte b) throws java.io.IOException {
+    long n = 0;
+    byte[] buf = new byte[65536];
+    for (int r; (r = in.read(buf)) > 0; ) {
+      for (int i = 0; i < r; i++) {
+        n += buf[i] == b ? 1 : 0;
+      }
+    }
+    return n;
+  }
 }
